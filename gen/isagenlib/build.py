@@ -1,0 +1,405 @@
+"""Stage 2 of the pipeline: turn the schema-valid XML into model objects.
+
+This stage parses the attribute mini-syntaxes (bit lists, integers,
+expressions, templates), resolves every name (types, enums, operands,
+sources) and reports duplicates.  Meaning is checked in check.py.
+"""
+
+import re
+import textwrap
+
+from . import expr as X
+from . import template as T
+from .diag import Diagnostics
+from .model import (BUILTIN_TYPES, Alt, Case, Choice, Derive, Display, Enum,
+                    EnumValue, Field, Item, Match, Operand, Rule, Sequence,
+                    Source, Spec, Stream, Struct, TypeRef, Use, Variant,
+                    upper_snake)
+
+_PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")
+
+
+def doc_text(element):
+    d = element.find("doc")
+    if d is None or not d.text:
+        return ""
+    return textwrap.dedent(d.text.strip("\n")).strip()
+
+
+class Builder:
+    def __init__(self, document, diags: Diagnostics):
+        self.doc = document
+        self.diags = diags
+        self.source_ids = set()
+
+    # -------------------------------------------------------------- helpers
+
+    def loc(self, el):
+        return self.doc.loc(el)
+
+    def aloc(self, el, attr, offset=None):
+        return self.doc.attr_loc(el, attr, offset)
+
+    def error(self, loc, msg):
+        self.diags.error(loc, msg)
+
+    def src(self, el):
+        ids = (el.get("src") or "").split()
+        for i in ids:
+            if i not in self.source_ids:
+                self.error(self.aloc(el, "src"), f"unknown source '{i}' (declare it with <source id=\"{i}\">)")
+        return ids
+
+    def pieces(self, el, attr="bits"):
+        out = []
+        for m in _PIECE_RE.finditer(el.get(attr)):
+            lo = int(m.group(1))
+            hi = int(m.group(2)) if m.group(2) is not None else lo
+            if hi < lo:
+                self.error(self.aloc(el, attr, m.start()),
+                           f"bit range {lo}..{hi} runs backwards (write the low bit first: {hi}..{lo})")
+                lo, hi = hi, lo
+            out.append((lo, hi - lo + 1))
+        return out
+
+    def integer(self, el, attr):
+        text = el.get(attr)
+        return None if text is None else X.parse_int(text)
+
+    def parse_expr(self, el, attr):
+        text = el.get(attr)
+        if text is None:
+            return None, None
+        loc = self.aloc(el, attr, 0)
+        try:
+            return X.parse(text), loc
+        except X.ExprError as e:
+            self.error(loc.shifted(e.pos), f"in {attr}=\"{text}\": {e.message}")
+            return None, loc
+
+    def parse_template(self, text, loc, what):
+        try:
+            return T.parse(text)
+        except T.TemplateError as e:
+            self.error(loc.shifted(e.pos), f"in {what}: {e.message}")
+            return None
+
+    # -------------------------------------------------------------- elements
+
+    def build(self):
+        root = self.doc.root
+        spec = Spec(name=root.get("name"), title=root.get("title") or root.get("name"),
+                    file=self.doc.display_path, doc=doc_text(root), src=[], loc=self.loc(root))
+        for el in root.findall("source"):
+            sid = el.get("id")
+            if sid in self.source_ids:
+                self.error(self.aloc(el, "id"), f"duplicate source id '{sid}'")
+            self.source_ids.add(sid)
+            spec.sources.append(Source(sid, el.get("url") or "", (el.text or "").strip(), self.loc(el)))
+        spec.src = self.src(root)
+
+        seen = {}
+
+        def declare(kind, el, obj):
+            name = el.get("name")
+            if name in seen:
+                self.error(self.aloc(el, "name"), f"duplicate name '{name}' (already a {seen[name][0]} at line {seen[name][1].line})")
+                return False
+            if name in BUILTIN_TYPES:
+                self.error(self.aloc(el, "name"), f"'{name}' is a builtin type name")
+                return False
+            seen[name] = (kind, self.loc(el))
+            return True
+
+        for el in root:
+            if not isinstance(el.tag, str):
+                continue
+            if el.tag == "enum":
+                e = self.enum(el)
+                if declare("enum", el, e):
+                    spec.enums.append(e)
+            elif el.tag == "operand":
+                o = self.operand(el)
+                if declare("operand", el, o):
+                    spec.operands.append(o)
+            elif el.tag in ("struct", "sequence", "choice"):
+                t = getattr(self, el.tag)(el)
+                if declare(el.tag, el, t):
+                    spec.types.append(t)
+        st = root.find("stream")
+        stop, stop_loc = self.parse_expr(st, "stop")
+        spec.stream = Stream(st.get("unit"), self.integer(st, "count"), st.get("stop"),
+                             self.loc(st), stop_loc, stop=stop)
+        if st.get("prefix") is not None:
+            ploc = self.aloc(st, "prefix", 0)
+            spec.stream.prefix_text, spec.stream.prefix_loc = st.get("prefix"), ploc
+            spec.stream.prefix = self.parse_template(st.get("prefix"), ploc, "prefix")
+        self.spec = spec
+        self.resolve(spec)
+        return spec
+
+    def enum(self, el):
+        values, names, nums = [], {}, {}
+        e = Enum(el.get("name"), self.integer(el, "width"), values, doc_text(el), self.src(el), self.loc(el))
+        for v in el.findall("value"):
+            name, num = v.get("name"), self.integer(v, "value")
+            if name in names:
+                self.error(self.aloc(v, "name"), f"duplicate value name '{name}' in enum '{e.name}'")
+                continue
+            if num in nums:
+                self.error(self.aloc(v, "value"), f"value {num} of enum '{e.name}' is already named '{nums[num]}'")
+                continue
+            if num < 0:
+                self.error(self.aloc(v, "value"), f"enum values are unsigned; {num} is negative")
+            names[name] = True
+            nums[num] = name
+            ev = EnumValue(name, num, v.get("display", name), doc_text(v), self.src(v), self.loc(v))
+            values.append(ev)
+        return e
+
+    def field_like(self, el, owner):
+        role = el.tag
+        pieces = self.pieces(el)
+        anonymous = el.get("name") is None
+        lo = min(p[0] for p in pieces) if pieces else 0
+        name = el.get("name") or f"{role}_{lo}"
+        width = sum(w for _, w in pieces)
+        count = self.integer(el, "count") or 1
+        stride = self.integer(el, "stride")
+        if role == "field":
+            tname = el.get("type")
+            ftype = TypeRef(tname, tname if tname in BUILTIN_TYPES else "?")
+            if tname in ("fixed", "sfixed"):
+                ftype.frac = self.integer(el, "frac") or 0
+                if el.get("frac") is None:
+                    self.error(self.aloc(el, "type"), f"type '{tname}' needs a frac attribute (number of fraction bits)")
+            elif el.get("frac") is not None:
+                self.error(self.aloc(el, "frac"), "frac only applies to types 'fixed' and 'sfixed'")
+        else:
+            ftype = TypeRef("uint", "uint")
+        f = Field(role=role, name=name, pieces=pieces, type=ftype, count=count,
+                  stride=stride if stride is not None else width, anonymous=anonymous,
+                  doc=doc_text(el), src=self.src(el), loc=self.loc(el), owner=owner)
+        f.element = el
+        if role == "field":
+            f.default = self.integer(el, "default")
+            f.expect = self.integer(el, "expect")
+            f.expect_severity = el.get("expect-severity", "warning")
+            f.format = el.get("format", "dec")
+        elif role == "fixed":
+            f.value = self.integer(el, "value")
+            f.format = "hex"
+        else:
+            f.severity = el.get("severity", "warning" if role == "reserved" else "error")
+            f.format = "hex"
+        if stride is not None and count == 1:
+            self.error(self.aloc(el, "stride"), "stride needs count")
+        return f
+
+    def use(self, el, owner):
+        loc = self.aloc(el, "args", 0)
+        try:
+            args = X.parse_list(el.get("args"))
+        except X.ExprError as e:
+            self.error(loc.shifted(e.pos), f"in args=\"{el.get('args')}\": {e.message}")
+            args = []
+        u = Use(el.get("name"), el.get("operand"), el.get("args"), args, self.loc(el), loc,
+                doc_text(el), self.src(el), owner=owner)
+        return u
+
+    def rule(self, el):
+        check, check_loc = self.parse_expr(el, "check")
+        when, when_loc = self.parse_expr(el, "when")
+        mloc = self.aloc(el, "message", 0)
+        r = Rule(el.get("name"), el.get("check"), el.get("when"), el.get("severity", "error"),
+                 el.get("field"), el.get("message"), self.loc(el), check_loc, when_loc, mloc,
+                 doc_text(el), self.src(el), check=check, when=when)
+        r.element = el
+        r.message = self.parse_template(r.message_text, mloc, "message")
+        return r
+
+    def display(self, el):
+        text = el.text or ""
+        tloc = self.doc.text_loc(el)
+        when, when_loc = self.parse_expr(el, "when")
+        d = Display(text, el.get("when"), self.loc(el), tloc, when_loc, self.src(el), when=when)
+        d.parts = self.parse_template(text, tloc, "display")
+        return d
+
+    def members(self, el, owner):
+        members, rules, displays = [], [], []
+        for c in el:
+            if not isinstance(c.tag, str):
+                continue
+            if c.tag in ("field", "reserved", "mbz", "mbo", "fixed"):
+                members.append(self.field_like(c, owner))
+            elif c.tag == "use":
+                members.append(self.use(c, owner))
+            elif c.tag == "rule":
+                rules.append(self.rule(c))
+            elif c.tag == "display":
+                displays.append(self.display(c))
+        return members, rules, displays
+
+    def whens(self, el):
+        out = []
+        for w in el.findall("when"):
+            group = []
+            for m in w.findall("match"):
+                pieces = self.pieces(m) if m.get("bits") is not None else None
+                group.append(Match(m.get("field"), pieces, m.get("value"), m.get("mask"), self.loc(m)))
+            out.append(group)
+        return out
+
+    def struct(self, el):
+        s = Struct(el.get("name"), self.integer(el, "bits"), el.get("length"),
+                   self.integer(el, "min-length"), [], [], [], [], doc_text(el), self.src(el), self.loc(el))
+        s.element = el
+        s.members, s.rules, s.displays = self.members(el, s)
+        s.length, s.length_loc = self.parse_expr(el, "length")
+        names = {}
+        for i, v in enumerate(el.findall("variant")):
+            prio = el.get("priority")
+            var = Variant(v.get("name"), self.integer(v, "priority") or 0, v.get("fallback") == "true",
+                          v.get("path", "flat") == "named", v.get("length"), self.whens(v),
+                          [], [], [], doc_text(v), self.src(v), self.loc(v), owner=s, index=i + 1)
+            var.explicit_priority = v.get("priority") is not None
+            var.element = v
+            var.members, var.rules, var.displays = self.members(v, var)
+            var.length, var.length_loc = self.parse_expr(v, "length")
+            if var.name in names:
+                self.error(self.aloc(v, "name"), f"duplicate variant name '{var.name}' in struct '{s.name}'")
+                continue
+            names[var.name] = var
+            s.variants.append(var)
+        return s
+
+    def sequence(self, el):
+        items, derives, rules, displays = [], [], [], []
+        seq = Sequence(el.get("name"), self.integer(el, "align") or 1, el.get("size"), items, derives,
+                       rules, displays, doc_text(el), self.src(el), self.loc(el))
+        seq.size, seq.size_loc = self.parse_expr(el, "size")
+        names = set()
+        for c in el:
+            if not isinstance(c.tag, str):
+                continue
+            if c.tag == "item":
+                it = Item(c.get("name"), TypeRef(c.get("type"), "?"), c.get("present"), c.get("count"),
+                          self.integer(c, "max"), self.integer(c, "align") or 1, doc_text(c),
+                          self.src(c), self.loc(c), owner=seq)
+                it.present, it.present_loc = self.parse_expr(c, "present")
+                it.count, it.count_loc = self.parse_expr(c, "count")
+                it.element = c
+                if it.name in names:
+                    self.error(self.aloc(c, "name"), f"duplicate item name '{it.name}' in sequence '{seq.name}'")
+                    continue
+                names.add(it.name)
+                if it.count_text is not None and it.max is None:
+                    self.error(self.aloc(c, "count"), "a counted item needs max (the most elements it can hold)")
+                if it.max is not None and it.count_text is None:
+                    self.error(self.aloc(c, "max"), "max only applies to counted items")
+                items.append(it)
+            elif c.tag == "derive":
+                value, vloc = self.parse_expr(c, "value")
+                d = Derive(c.get("field"), c.get("value"), self.loc(c), self.aloc(c, "field", 0), vloc,
+                           doc_text(c), self.src(c), value=value)
+                derives.append(d)
+            elif c.tag == "rule":
+                rules.append(self.rule(c))
+            elif c.tag == "display":
+                displays.append(self.display(c))
+        return seq
+
+    def choice(self, el):
+        alts = []
+        for i, a in enumerate(el.findall("alt")):
+            alt = Alt(TypeRef(a.get("type"), "?"), self.integer(a, "priority") or 0, self.whens(a),
+                      self.loc(a), doc_text(a), self.src(a), index=i + 1)
+            alt.explicit_priority = a.get("priority") is not None
+            alt.element = a
+            alts.append(alt)
+        return Choice(el.get("name"), alts, doc_text(el), self.src(el), self.loc(el))
+
+    def operand(self, el):
+        params = []
+        for p in el.findall("param"):
+            if p.get("name") in params:
+                self.error(self.aloc(p, "name"), f"duplicate parameter '{p.get('name')}'")
+            params.append(p.get("name"))
+        cases = []
+        for c in el.findall("case"):
+            when, wloc = self.parse_expr(c, "when")
+            dloc = self.aloc(c, "display", 0)
+            mloc = self.aloc(c, "message", 0) if c.get("message") is not None else None
+            case = Case(c.get("when"), c.get("display"), c.get("undefined") == "true", c.get("message"),
+                        self.loc(c), wloc, dloc, mloc, doc_text(c), self.src(c), when=when)
+            case.display = self.parse_template(case.display_text, dloc, "display")
+            if case.message_text is not None:
+                case.message = self.parse_template(case.message_text, mloc, "message")
+            cases.append(case)
+        return Operand(el.get("name"), params, cases, doc_text(el), self.src(el), self.loc(el))
+
+    # -------------------------------------------------------------- names
+
+    def resolve_type(self, tref, el, attr, allow_aggregate=True, allow_scalar=True):
+        spec = self.spec
+        if tref.kind in BUILTIN_TYPES:
+            if not allow_scalar:
+                self.error(self.aloc(el, attr), f"'{tref.name}' is not a struct, sequence or choice")
+            return
+        e = spec.enum_named(tref.name)
+        if e is not None and allow_scalar:
+            tref.kind, tref.enum = "enum", e
+            return
+        t = spec.type_named(tref.name)
+        if t is not None and allow_aggregate:
+            tref.kind, tref.target = t.kind, t
+            return
+        what = "type" if allow_scalar else "struct, sequence or choice"
+        self.error(self.aloc(el, attr), f"unknown {what} '{tref.name}'")
+
+    def resolve(self, spec):
+        prefix, PREFIX = spec.prefix, spec.PREFIX
+        cnames = {}
+        for e in spec.enums:
+            e.c_type = f"enum {prefix}_{e.name}"
+            e.c_name_fn = f"{prefix}_{e.name}_name"
+            for v in e.values:
+                v.c_name = f"{PREFIX}_{upper_snake(e.name)}_{upper_snake(v.name)}"
+                if v.c_name in cnames:
+                    self.error(v.loc, f"C name {v.c_name} of {e.name}::{v.name} clashes with {cnames[v.c_name]}")
+                cnames[v.c_name] = f"{e.name}::{v.name}"
+        ops = {o.name: o for o in spec.operands}
+        for t in spec.types:
+            if isinstance(t, Struct):
+                for m in t.members + [m for v in t.variants for m in v.members]:
+                    if isinstance(m, Field) and m.role == "field":
+                        # a field may hold a struct, not a sequence or choice
+                        self.resolve_type(m.type, m.element, "type")
+                        if m.type.kind in ("sequence", "choice"):
+                            self.error(self.aloc(m.element, "type"),
+                                       f"field '{m.name}' cannot hold {m.type.kind} '{m.type.name}': fields have fixed positions (use a <sequence> item)")
+                    elif isinstance(m, Use):
+                        m.operand = ops.get(m.operand_name)
+                        if m.operand is None:
+                            self.error(m.loc, f"unknown operand '{m.operand_name}'")
+                        elif len(m.args) != len(m.operand.params):
+                            self.error(m.args_loc, f"operand '{m.operand_name}' takes {len(m.operand.params)} argument(s) ({', '.join(m.operand.params)}), not {len(m.args)}")
+            elif isinstance(t, Sequence):
+                for it in t.items:
+                    self.resolve_type(it.type, it.element, "type", allow_scalar=False)
+            elif isinstance(t, Choice):
+                for a in t.alts:
+                    self.resolve_type(a.type, a.element, "type", allow_scalar=False)
+        st = spec.stream
+        st.unit = spec.type_named(st.unit_name)
+        if st.unit is None:
+            self.error(self.doc.attr_loc(self.doc.root.find("stream"), "unit"),
+                       f"unknown struct, sequence or choice '{st.unit_name}'")
+
+
+def build(document, diags):
+    b = Builder(document, diags)
+    spec = b.build()
+    spec.document = document
+    return spec

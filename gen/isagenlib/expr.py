@@ -1,0 +1,609 @@
+"""The expression language used in rules, presence conditions, lengths,
+operand cases and display templates.
+
+It is deliberately small and C-like, so a reader of the XML needs no manual
+beyond docs/xml-reference.md, and it is checked here so that no unchecked
+text reaches the C compiler (no C code lives in the XML):
+
+    literals   12  0x1f  0b101  (underscores allowed: 0x3_9001)
+    names      field paths relative to the element:  Count  ctrl.fields
+               src[2].File  (a non-constant index reads 0 when out of range)
+    enums      EnumName::VALUE
+    context    $offset (byte offset of the unit in its program), $index
+               (unit number), $size (unit size in bits), $pos (bits of the
+               sequence decoded so far), loop variables of templates
+    operators  ?:  ||  &&  |  ^  &  == !=  < <= > >=  << >>  + -  * / %
+               unary - ! ~   (C precedence; comparisons give 0 or 1)
+    functions  bit(x, n)  bits(x, lo, width)  popcount(x)  sext(x, width)
+               min(a, b)  max(a, b)  abs(x)  align(x, n)  half(x)
+               named(field)  present(item)  count(item)
+
+Integers are 64-bit two's complement with no undefined behaviour: x/0 and
+x%0 are 0, shifts by 64 or more give 0, overflow wraps.  half(x) turns a
+binary16 bit pattern into a floating value; floating values allow only
+arithmetic and comparisons.
+"""
+
+import re
+
+MASK64 = (1 << 64) - 1
+
+
+class ExprError(Exception):
+    def __init__(self, pos, message):
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
+
+
+# ---------------------------------------------------------------- lexer
+
+_TOKEN_RE = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<num>0x[0-9a-fA-F][0-9a-fA-F_]*|0b[01][01_]*|[0-9][0-9_]*)
+  | (?P<var>\$[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<op>::|\|\||&&|==|!=|<=|>=|<<|>>|\.\.|[-+*/%<>&|^~!?:().,\[\]])
+""", re.VERBOSE)
+
+
+class Token:
+    __slots__ = ("kind", "text", "pos")
+
+    def __init__(self, kind, text, pos):
+        self.kind, self.text, self.pos = kind, text, pos
+
+    def __repr__(self):
+        return f"Token({self.kind},{self.text!r},{self.pos})"
+
+
+def parse_int(text):
+    t = text.replace("_", "")
+    neg = t.startswith("-")
+    if neg:
+        t = t[1:]
+    if t.startswith(("0x", "0X")):
+        v = int(t[2:], 16)
+    elif t.startswith(("0b", "0B")):
+        v = int(t[2:], 2)
+    else:
+        v = int(t, 10)
+    return -v if neg else v
+
+
+def tokenize(text):
+    pos, out = 0, []
+    while pos < len(text):
+        m = _TOKEN_RE.match(text, pos)
+        if not m:
+            raise ExprError(pos, f"unexpected character '{text[pos]}'")
+        kind = m.lastgroup
+        if kind != "ws":
+            out.append(Token(kind, m.group(), pos))
+        pos = m.end()
+    out.append(Token("end", "", len(text)))
+    return out
+
+
+# ---------------------------------------------------------------- AST
+
+class Node:
+    pos = 0
+    type = "int"  # "int" or "float", set by check()
+
+
+class Num(Node):
+    def __init__(self, value, pos):
+        self.value, self.pos = value, pos
+
+
+class Path(Node):
+    """a.b[i].c -- segments are str (member) or Node (index)."""
+
+    def __init__(self, segments, pos):
+        self.segments, self.pos = segments, pos
+        self.ref = None  # set by check(): what the scope resolved it to
+
+    def text(self):
+        out = ""
+        for s in self.segments:
+            if isinstance(s, str):
+                out += ("." if out else "") + s
+            else:
+                out += f"[{s.value}]" if isinstance(s, Num) else "[...]"
+        return out
+
+
+class EnumConst(Node):
+    def __init__(self, enum, name, pos):
+        self.enum, self.name, self.pos = enum, name, pos
+        self.value = None
+
+
+class Var(Node):
+    def __init__(self, name, pos):
+        self.name, self.pos = name, pos
+        self.ref = None
+
+
+class Unary(Node):
+    def __init__(self, op, arg, pos):
+        self.op, self.arg, self.pos = op, arg, pos
+
+
+class Binary(Node):
+    def __init__(self, op, a, b, pos):
+        self.op, self.a, self.b, self.pos = op, a, b, pos
+
+
+class Cond(Node):
+    def __init__(self, c, a, b, pos):
+        self.c, self.a, self.b, self.pos = c, a, b, pos
+
+
+class Call(Node):
+    def __init__(self, fn, args, pos):
+        self.fn, self.args, self.pos = fn, args, pos
+        self.ref = None
+
+
+# ---------------------------------------------------------------- parser
+
+_BINARY_LEVELS = [
+    ["||"], ["&&"], ["|"], ["^"], ["&"], ["==", "!="], ["<", "<=", ">", ">="],
+    ["<<", ">>"], ["+", "-"], ["*", "/", "%"],
+]
+
+
+class Parser:
+    def __init__(self, text):
+        self.text = text
+        self.toks = tokenize(text)
+        self.i = 0
+
+    def peek(self, k=0):
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def take(self):
+        t = self.toks[self.i]
+        self.i += 1
+        return t
+
+    def expect(self, text):
+        t = self.peek()
+        if t.text != text:
+            got = "end of expression" if t.kind == "end" else f"'{t.text}'"
+            raise ExprError(t.pos, f"expected '{text}', found {got}")
+        return self.take()
+
+    def parse(self):
+        node = self.expr()
+        t = self.peek()
+        if t.kind != "end":
+            raise ExprError(t.pos, f"unexpected '{t.text}' after expression")
+        return node
+
+    def expr(self):
+        c = self.binary(0)
+        if self.peek().text == "?":
+            q = self.take()
+            a = self.expr()
+            self.expect(":")
+            b = self.expr()
+            return Cond(c, a, b, q.pos)
+        return c
+
+    def binary(self, level):
+        if level == len(_BINARY_LEVELS):
+            return self.unary()
+        node = self.binary(level + 1)
+        while self.peek().kind == "op" and self.peek().text in _BINARY_LEVELS[level]:
+            op = self.take()
+            node = Binary(op.text, node, self.binary(level + 1), op.pos)
+        return node
+
+    def unary(self):
+        t = self.peek()
+        if t.kind == "op" and t.text in ("-", "!", "~"):
+            self.take()
+            return Unary(t.text, self.unary(), t.pos)
+        return self.postfix()
+
+    def postfix(self):
+        t = self.peek()
+        if t.kind == "num":
+            self.take()
+            return Num(parse_int(t.text), t.pos)
+        if t.kind == "var":
+            self.take()
+            return Var(t.text[1:], t.pos)
+        if t.text == "(":
+            self.take()
+            node = self.expr()
+            self.expect(")")
+            return node
+        if t.kind == "ident":
+            self.take()
+            if self.peek().text == "::":
+                self.take()
+                v = self.peek()
+                if v.kind != "ident":
+                    raise ExprError(v.pos, "expected an enum value name after '::'")
+                self.take()
+                return EnumConst(t.text, v.text, t.pos)
+            if self.peek().text == "(":
+                self.take()
+                args = []
+                if self.peek().text != ")":
+                    args.append(self.expr())
+                    while self.peek().text == ",":
+                        self.take()
+                        args.append(self.expr())
+                self.expect(")")
+                return Call(t.text, args, t.pos)
+            segs = [t.text]
+            while True:
+                if self.peek().text == "." and self.peek(1).kind == "ident":
+                    self.take()
+                    segs.append(self.take().text)
+                elif self.peek().text == "[":
+                    self.take()
+                    segs.append(self.expr())
+                    self.expect("]")
+                else:
+                    break
+            return Path(segs, t.pos)
+        got = "end of expression" if t.kind == "end" else f"'{t.text}'"
+        raise ExprError(t.pos, f"expected a value, found {got}")
+
+
+def parse(text):
+    return Parser(text).parse()
+
+
+def parse_list(text):
+    """Comma-separated expressions (operand arguments)."""
+    p = Parser(text)
+    out = [p.expr()]
+    while p.peek().text == ",":
+        p.take()
+        out.append(p.expr())
+    t = p.peek()
+    if t.kind != "end":
+        raise ExprError(t.pos, f"unexpected '{t.text}' in argument list")
+    return out
+
+
+# ---------------------------------------------------------------- checking
+
+# name -> (arity, result type, C helper); None helper = handled specially
+FUNCTIONS = {
+    "bit": (2, "int", "isa_x_bit"),
+    "bits": (3, "int", "isa_x_bits"),
+    "popcount": (1, "int", "isa_x_popcount"),
+    "sext": (2, "int", "isa_x_sext"),
+    "min": (2, "int", "isa_x_min"),
+    "max": (2, "int", "isa_x_max"),
+    "abs": (1, "int", "isa_x_abs"),
+    "align": (2, "int", "isa_x_align"),
+    "half": (1, "float", None),
+    "named": (1, "int", None),
+    "present": (1, "int", None),
+    "count": (1, "int", None),
+}
+
+
+class Scope:
+    """What names mean where an expression appears.  The model supplies
+    subclasses; `resolve` returns an object with:
+        .c        C expression reading the value (int64-compatible)
+        .type     "int"
+        .field    the model Field (or None), for enum names and formats
+    or raises ExprError."""
+
+    def resolve(self, path_node):
+        raise ExprError(path_node.pos, f"unknown name '{path_node.text()}'")
+
+    def resolve_var(self, var_node):
+        raise ExprError(var_node.pos, f"unknown context variable '${var_node.name}'")
+
+    def resolve_enum(self, node):
+        raise ExprError(node.pos, f"unknown enum '{node.enum}'")
+
+    def resolve_item(self, call_node, which):
+        raise ExprError(call_node.pos, f"{which}() needs the name of a sequence item")
+
+    def check_index(self, node):
+        pass
+
+
+def check(node, scope, allow_agg=False):
+    """Resolve names and compute types; raises ExprError.  With allow_agg
+    the whole expression may be a struct or operand (to print it)."""
+    if isinstance(node, Num):
+        node.type = "int"
+    elif isinstance(node, Path):
+        for s in node.segments:
+            if isinstance(s, Node):
+                check(s, scope)
+                if s.type != "int":
+                    raise ExprError(s.pos, "an index must be an integer")
+        node.ref = scope.resolve(node)
+        node.type = node.ref.type
+        if node.type == "agg" and not allow_agg:
+            what = "an operand" if node.ref.use is not None else "a struct or item"
+            raise ExprError(node.pos, f"'{node.text()}' is {what}: it can be printed, not computed with")
+    elif isinstance(node, Var):
+        node.ref = scope.resolve_var(node)
+        node.type = node.ref.type
+    elif isinstance(node, EnumConst):
+        node.value = scope.resolve_enum(node)
+        node.type = "int"
+    elif isinstance(node, Unary):
+        check(node.arg, scope)
+        if node.arg.type == "float" and node.op != "-":
+            raise ExprError(node.pos, f"'{node.op}' needs an integer operand")
+        node.type = node.arg.type if node.op == "-" else "int"
+    elif isinstance(node, Binary):
+        check(node.a, scope)
+        check(node.b, scope)
+        floaty = "float" in (node.a.type, node.b.type)
+        if floaty and node.op not in ("+", "-", "*", "/", "==", "!=", "<", "<=", ">", ">=", "&&", "||"):
+            raise ExprError(node.pos, f"'{node.op}' needs integer operands")
+        if node.op in ("+", "-", "*", "/"):
+            node.type = "float" if floaty else "int"
+        else:
+            node.type = "int"
+    elif isinstance(node, Cond):
+        check(node.c, scope)
+        check(node.a, scope)
+        check(node.b, scope)
+        node.type = "float" if "float" in (node.a.type, node.b.type) else "int"
+    elif isinstance(node, Call):
+        if node.fn not in FUNCTIONS:
+            raise ExprError(node.pos, f"unknown function '{node.fn}'")
+        arity, rtype, _ = FUNCTIONS[node.fn]
+        if len(node.args) != arity:
+            raise ExprError(node.pos, f"{node.fn}() takes {arity} argument{'s' if arity != 1 else ''}, not {len(node.args)}")
+        if node.fn in ("present", "count"):
+            arg = node.args[0]
+            if not (isinstance(arg, Path) and len(arg.segments) == 1):
+                raise ExprError(arg.pos, f"{node.fn}() needs the name of a sequence item")
+            node.ref = scope.resolve_item(node, node.fn)
+        elif node.fn == "named":
+            arg = node.args[0]
+            if not isinstance(arg, Path):
+                raise ExprError(arg.pos, "named() needs an enum-typed field")
+            check(arg, scope)
+            field = getattr(arg.ref, "field", None)
+            if field is None or field.enum is None:
+                raise ExprError(arg.pos, f"named() needs an enum-typed field; '{arg.text()}' is not one")
+        else:
+            for a in node.args:
+                check(a, scope)
+                if a.type != "int":
+                    raise ExprError(a.pos, f"{node.fn}() needs integer arguments")
+        node.type = rtype
+    return node
+
+
+# ---------------------------------------------------------------- C output
+
+_C_ARITH = {"+": "isa_x_add", "-": "isa_x_sub", "*": "isa_x_mul", "/": "isa_x_div",
+            "%": "isa_x_mod", "<<": "isa_x_shl", ">>": "isa_x_shr"}
+
+
+def to_c(node):
+    """C source for a checked expression: an int64_t or double value."""
+    if isinstance(node, Num):
+        v = node.value
+        if v < 0:
+            return f"(-INT64_C({-v}))" if v != -(1 << 63) else "INT64_MIN"
+        if v > 0x7fffffffffffffff:
+            return f"(int64_t)UINT64_C({v})"
+        return f"INT64_C({v})"
+    if isinstance(node, (Path, Var)):
+        return node.ref.c
+    if isinstance(node, EnumConst):
+        return f"INT64_C({node.value})"
+    if isinstance(node, Unary):
+        a = to_c(node.arg)
+        if node.op == "-":
+            return f"(-{a})" if node.type == "float" else f"isa_x_neg({a})"
+        if node.op == "!":
+            return f"((int64_t)!({a}))"
+        return f"(~{a})"
+    if isinstance(node, Binary):
+        a, b = to_c(node.a), to_c(node.b)
+        if node.op in ("&&", "||"):
+            return f"((int64_t)(({a}) {node.op} ({b})))"
+        if node.op in ("==", "!=", "<", "<=", ">", ">="):
+            return f"((int64_t)({a} {node.op} {b}))"
+        if node.type == "float":
+            return f"((double)({a}) {node.op} (double)({b}))"
+        if node.op in _C_ARITH:
+            return f"{_C_ARITH[node.op]}({a}, {b})"
+        return f"({a} {node.op} {b})"
+    if isinstance(node, Cond):
+        a, b = to_c(node.a), to_c(node.b)
+        if node.type == "float":
+            a, b = f"(double)({a})", f"(double)({b})"
+        return f"(({to_c(node.c)}) ? {a} : {b})"
+    if isinstance(node, Call):
+        if node.fn == "half":
+            return f"isa_half_to_double((uint64_t)({to_c(node.args[0])}))"
+        if node.fn == "named":
+            ref = node.args[0].ref
+            return f"((int64_t)({ref.field.enum.c_name_fn}((uint32_t){to_c(node.args[0])}) != 0))"
+        if node.fn in ("present", "count"):
+            return node.ref.c
+        helper = FUNCTIONS[node.fn][2]
+        return f"{helper}({', '.join(to_c(a) for a in node.args)})"
+    raise TypeError(node)
+
+
+# ---------------------------------------------------------------- Python evaluation
+
+class NotConstant(Exception):
+    pass
+
+
+def _wrap(v):
+    v &= MASK64
+    return v - (1 << 64) if v >> 63 else v
+
+
+def _c_div(a, b):
+    if b == 0:
+        return 0
+    q = abs(a) // abs(b)
+    return _wrap(q if (a < 0) == (b < 0) else -q)
+
+
+def _c_mod(a, b):
+    if b == 0 or b == -1:
+        return 0
+    return _wrap(a - _c_div(a, b) * b)
+
+
+def evaluate(node, env=None):
+    """Evaluate with C semantics.  env maps path text / $var / item
+    functions to values; a missing name raises NotConstant."""
+    env = env or {}
+    if isinstance(node, Num):
+        return _wrap(node.value)
+    if isinstance(node, Path):
+        key = node.text()
+        if key not in env:
+            raise NotConstant(key)
+        return env[key]
+    if isinstance(node, Var):
+        key = "$" + node.name
+        if key not in env:
+            raise NotConstant(key)
+        return env[key]
+    if isinstance(node, EnumConst):
+        if node.value is None:
+            raise NotConstant(node.enum)
+        return node.value
+    if isinstance(node, Unary):
+        a = evaluate(node.arg, env)
+        if node.op == "-":
+            return -a if isinstance(a, float) else _wrap(-a)
+        if node.op == "!":
+            return int(not a)
+        return _wrap(~a)
+    if isinstance(node, Binary):
+        a = evaluate(node.a, env)
+        if node.op == "&&":
+            return int(bool(a) and bool(evaluate(node.b, env)))
+        if node.op == "||":
+            return int(bool(a) or bool(evaluate(node.b, env)))
+        b = evaluate(node.b, env)
+        op = node.op
+        if isinstance(a, float) or isinstance(b, float):
+            a, b = float(a), float(b)
+            if op in ("==", "!=", "<", "<=", ">", ">="):
+                return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op])
+            if op == "/":
+                return a / b if b else (float("nan") if a == 0 else float("inf") * (1 if a > 0 else -1))
+            return {"+": a + b, "-": a - b, "*": a * b}[op]
+        if op == "+":
+            return _wrap(a + b)
+        if op == "-":
+            return _wrap(a - b)
+        if op == "*":
+            return _wrap(a * b)
+        if op == "/":
+            return _c_div(a, b)
+        if op == "%":
+            return _c_mod(a, b)
+        if op == "<<":
+            return 0 if b < 0 or b > 63 else _wrap(a << b)
+        if op == ">>":
+            if b < 0 or b > 63:
+                return -1 if a < 0 else 0
+            return a >> b
+        if op == "&":
+            return _wrap(a & b)
+        if op == "|":
+            return _wrap(a | b)
+        if op == "^":
+            return _wrap(a ^ b)
+        return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op])
+    if isinstance(node, Cond):
+        return evaluate(node.a, env) if evaluate(node.c, env) else evaluate(node.b, env)
+    if isinstance(node, Call):
+        fn = node.fn
+        if fn in ("present", "count", "named"):
+            key = f"{fn}({node.args[0].text()})"
+            if key not in env:
+                raise NotConstant(key)
+            return env[key]
+        args = [evaluate(a, env) for a in node.args]
+        if fn == "bit":
+            return 0 if args[1] < 0 or args[1] > 63 else (args[0] >> args[1]) & 1
+        if fn == "bits":
+            x, lo, w = args
+            if lo < 0 or lo > 63 or w <= 0:
+                return 0
+            return _wrap(((x & MASK64) >> lo) & ((1 << min(w, 64)) - 1))
+        if fn == "popcount":
+            return bin(args[0] & MASK64).count("1")
+        if fn == "sext":
+            x, w = args
+            if w <= 0 or w >= 64:
+                return x
+            x &= (1 << w) - 1
+            return x - (1 << w) if x >> (w - 1) else x
+        if fn == "min":
+            return min(args)
+        if fn == "max":
+            return max(args)
+        if fn == "abs":
+            return _wrap(abs(args[0]))
+        if fn == "align":
+            x, n = args
+            return x if n <= 0 else _wrap(_c_div(_wrap(x + n - 1), n) * n)
+        if fn == "half":
+            return half_to_float(args[0])
+    raise TypeError(node)
+
+
+def half_to_float(h):
+    h &= 0xFFFF
+    sign = -1.0 if h & 0x8000 else 1.0
+    e = (h >> 10) & 0x1F
+    f = h & 0x3FF
+    if e == 0:
+        return sign * f * 2.0 ** -24
+    if e == 31:
+        return sign * (float("nan") if f else float("inf"))
+    return sign * (f | 0x400) * 2.0 ** (e - 25)
+
+
+def names_in(node):
+    """All Path nodes of an expression (for dependency analysis)."""
+    out = []
+
+    def walk(n):
+        if isinstance(n, Path):
+            out.append(n)
+            for s in n.segments:
+                if isinstance(s, Node):
+                    walk(s)
+        elif isinstance(n, Unary):
+            walk(n.arg)
+        elif isinstance(n, Binary):
+            walk(n.a)
+            walk(n.b)
+        elif isinstance(n, Cond):
+            walk(n.c)
+            walk(n.a)
+            walk(n.b)
+        elif isinstance(n, Call):
+            if n.fn not in ("present", "count"):
+                for a in n.args:
+                    walk(a)
+    walk(node)
+    return out

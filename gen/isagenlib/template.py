@@ -1,0 +1,245 @@
+"""Display templates: how a unit, a variant or an operand prints.
+
+A template is text with directives in braces, compiled to straight C (no
+run-time interpretation):
+
+    {EXPR}              the value; enum-typed fields print their display
+                        name (the number when the value is unnamed), struct
+                        fields and operands print their own display
+    {EXPR:FMT}          FMT is a printf conversion without '%' (d i u x X o
+                        f F e E g G c, with flags/width/precision, e.g. 03d,
+                        08x, .2f), or b for binary digits (04b), or the name
+                        of an enum to print the value under that enum's names
+    {if EXPR} ... {elif EXPR} ... {else} ... {end}
+    {for NAME in LO..HI} ... {end}     NAME runs from LO up to HI-1
+    {{  }}  \\n  \\t  \\\\          literal braces, newline, tab, backslash
+
+Raw newlines and tabs are not allowed in a template: whitespace that only
+came from indenting the XML must not reach the output, so a template that
+prints a line break says \\n.
+"""
+
+import re
+
+from . import expr as X
+
+
+class TemplateError(Exception):
+    def __init__(self, pos, message):
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
+
+
+class Text:
+    def __init__(self, text):
+        self.text = text
+
+
+class Subst:
+    def __init__(self, node, fmt, pos, fmt_pos):
+        self.node, self.fmt, self.pos, self.fmt_pos = node, fmt, pos, fmt_pos
+        self.fmt_enum = None  # set by check() when FMT names an enum
+
+
+class If:
+    def __init__(self, branches, otherwise):
+        self.branches = branches  # [(expr node, parts)]
+        self.otherwise = otherwise  # parts or None
+
+
+class For:
+    def __init__(self, var, lo, hi, body, pos):
+        self.var, self.lo, self.hi, self.body, self.pos = var, lo, hi, body, pos
+
+
+_PRINTF_RE = re.compile(r"[-+ 0#]*[0-9]*(\.[0-9]+)?[diuxXofFeEgGc]")
+_BIN_RE = re.compile(r"0?[0-9]*b")
+_FOR_RE = re.compile(r"for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.*)$", re.S)
+
+
+def _split_format(body):
+    """Split 'EXPR:FMT' at the first ':' that is not part of '::' or of a
+    ?: conditional.  Returns (expr_text, fmt or None, fmt offset)."""
+    depth, pending_q, i = 0, 0, 0
+    while i < len(body):
+        c = body[i]
+        if body.startswith("::", i):
+            i += 2
+            continue
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "?":
+            pending_q += 1
+        elif c == ":" and depth == 0:
+            if pending_q:
+                pending_q -= 1
+            else:
+                return body[:i], body[i + 1:], i + 1
+        i += 1
+    return body, None, 0
+
+
+def parse(text):
+    """Parse a template into a list of parts; positions are offsets in text."""
+    for bad, name in (("\n", "newline"), ("\t", "tab")):
+        if bad in text:
+            raise TemplateError(text.index(bad), f"raw {name} in a template (write \\{'n' if bad == chr(10) else 't'})")
+    stack = [("root", [], None)]  # (kind, parts, data)
+    pos = 0
+    buf = []
+
+    def flush():
+        if buf:
+            stack[-1][1].append(Text("".join(buf)))
+            buf.clear()
+
+    while pos < len(text):
+        c = text[pos]
+        if c == "\\":
+            nxt = text[pos + 1:pos + 2]
+            if nxt == "n":
+                buf.append("\n")
+            elif nxt == "t":
+                buf.append("\t")
+            elif nxt == "\\":
+                buf.append("\\")
+            else:
+                raise TemplateError(pos, f"unknown escape '\\{nxt}' (use \\n, \\t or \\\\)")
+            pos += 2
+            continue
+        if c == "}":
+            if text[pos + 1:pos + 2] == "}":
+                buf.append("}")
+                pos += 2
+                continue
+            raise TemplateError(pos, "'}' without '{' (write '}}' for a literal brace)")
+        if c != "{":
+            buf.append(c)
+            pos += 1
+            continue
+        if text[pos + 1:pos + 2] == "{":
+            buf.append("{")
+            pos += 2
+            continue
+        end = text.find("}", pos)
+        if end < 0:
+            raise TemplateError(pos, "'{' without a closing '}'")
+        body = text[pos + 1:end]
+        start = pos + 1
+        flush()
+        stripped = body.strip()
+        lead = len(body) - len(body.lstrip())
+        base = start  # where the expression being parsed starts in `text`
+        try:
+            if stripped.startswith("if ") or stripped.startswith("if("):
+                base = start + lead + 2
+                node = X.parse(stripped[2:])
+                _shift(node, start + lead + 2)
+                stack.append(("if", [], {"branches": [], "cond": node, "else": None, "pos": pos}))
+            elif stripped.startswith("elif ") or stripped.startswith("elif("):
+                top = stack[-1]
+                if top[0] != "if" or top[2]["else"] is not None:
+                    raise TemplateError(pos, "{elif} without a matching {if}")
+                top[2]["branches"].append((top[2]["cond"], list(top[1])))
+                top[1].clear()
+                base = start + lead + 4
+                node = X.parse(stripped[4:])
+                _shift(node, start + lead + 4)
+                top[2]["cond"] = node
+            elif stripped == "else":
+                top = stack[-1]
+                if top[0] != "if" or top[2]["else"] is not None:
+                    raise TemplateError(pos, "{else} without a matching {if}")
+                top[2]["branches"].append((top[2]["cond"], list(top[1])))
+                top[1].clear()
+                top[2]["else"] = True
+            elif stripped == "end":
+                if len(stack) == 1:
+                    raise TemplateError(pos, "{end} without {if} or {for}")
+                kind, parts, data = stack.pop()
+                if kind == "if":
+                    if data["else"] is None:
+                        data["branches"].append((data["cond"], parts))
+                        node = If(data["branches"], None)
+                    else:
+                        node = If(data["branches"], parts)
+                else:
+                    node = For(data["var"], data["lo"], data["hi"], parts, data["pos"])
+                stack[-1][1].append(node)
+            elif stripped.startswith("for ") or stripped == "for":
+                m = _FOR_RE.match(stripped)
+                if not m:
+                    raise TemplateError(pos, "expected {for NAME in LO..HI}")
+                rng = m.group(2)
+                rng_off = start + lead + m.start(2)
+                base = rng_off
+                p = X.Parser(rng)
+                lo = p.expr()
+                p.expect("..")
+                hi = p.expr()
+                if p.peek().kind != "end":
+                    raise X.ExprError(p.peek().pos, f"unexpected '{p.peek().text}' in {{for}}")
+                _shift(lo, rng_off)
+                _shift(hi, rng_off)
+                stack.append(("for", [], {"var": m.group(1), "lo": lo, "hi": hi, "pos": pos}))
+            else:
+                etext, fmt, fmt_off = _split_format(body)
+                if not etext.strip():
+                    raise TemplateError(pos, "empty '{}' (write '{{' for a literal brace)")
+                node = X.parse(etext)
+                _shift(node, start)
+                if fmt is not None:
+                    fmt = fmt.strip()
+                    if not (_PRINTF_RE.fullmatch(fmt) or _BIN_RE.fullmatch(fmt)
+                            or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", fmt)):
+                        raise TemplateError(start + fmt_off, f"bad format '{fmt}'")
+                stack[-1][1].append(Subst(node, fmt, start, start + fmt_off))
+        except X.ExprError as e:
+            raise TemplateError(base + e.pos, e.message) from None
+        pos = end + 1
+    flush()
+    if len(stack) != 1:
+        kind = stack[-1][0]
+        raise TemplateError(stack[-1][2]["pos"], f"{{{kind}}} without {{end}}")
+    return stack[0][1]
+
+
+def _shift(node, offset):
+    """Make expression positions relative to the whole template."""
+    seen = set()
+
+    def walk(n):
+        if id(n) in seen:
+            return
+        seen.add(id(n))
+        n.pos += offset
+        for attr in ("arg", "a", "b", "c"):
+            sub = getattr(n, attr, None)
+            if isinstance(sub, X.Node):
+                walk(sub)
+        for sub in getattr(n, "args", []) or []:
+            walk(sub)
+        for s in getattr(n, "segments", []) or []:
+            if isinstance(s, X.Node):
+                walk(s)
+    walk(node)
+
+
+def walk_exprs(parts):
+    """Yield every expression node of a parsed template."""
+    for p in parts:
+        if isinstance(p, Subst):
+            yield p.node
+        elif isinstance(p, If):
+            for cond, body in p.branches:
+                yield cond
+                yield from walk_exprs(body)
+            if p.otherwise:
+                yield from walk_exprs(p.otherwise)
+        elif isinstance(p, For):
+            yield p.lo
+            yield p.hi
+            yield from walk_exprs(p.body)

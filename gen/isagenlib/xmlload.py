@@ -1,0 +1,270 @@
+"""Stage 1 of the pipeline: read a spec file, check it against the schema.
+
+lxml (libxml2) parses the file and validates it against xml/isagen.rng.
+lxml knows an element's line but not its column, and nothing about where an
+attribute sits, so a second pass with expat records the line:col of every
+start tag; attribute positions are then found in the raw text of the tag.
+Every later diagnostic can therefore point at the exact attribute.
+
+When the schema rejects an element, libxml2 says little ("failed to
+validate attributes"); `SchemaExplainer` reads the same .rng file and says
+which attribute is unknown, missing or malformed, or which child is out of
+place.
+"""
+
+import os
+import re
+import xml.parsers.expat
+
+from lxml import etree
+
+from .diag import Diagnostics, Loc
+
+RNG_NS = "{http://relaxng.org/ns/structure/1.0}"
+DEFAULT_SCHEMA = os.path.join(os.path.dirname(__file__), "..", "..", "xml", "isagen.rng")
+
+
+class Document:
+    """A parsed spec: the lxml tree plus source positions."""
+
+    def __init__(self, path, display_path, text, root, positions):
+        self.path = path
+        self.display_path = display_path  # the name used in diagnostics
+        self.text = text
+        self.lines = text.split("\n")
+        self.root = root
+        self._positions = positions  # element -> (line, col) of '<'
+
+    def loc(self, element):
+        line, col = self._positions.get(element, (getattr(element, "sourceline", 0) or 0, 1))
+        return Loc(self.display_path, line, col)
+
+    def attr_loc(self, element, attr, value_offset=None):
+        """Location of attribute `attr` of `element`.  With value_offset, the
+        location of that character inside the attribute's value."""
+        line, col = self._positions.get(element, (element.sourceline or 0, 1))
+        # Scan the tag text from its '<' for  attr = "..."  (tags may span lines).
+        chunk_lines = self.lines[line - 1:line + 40]
+        if not chunk_lines:
+            return Loc(self.display_path, line, col)
+        chunk = "\n".join(chunk_lines)
+        start = col - 1
+        end = chunk.find(">", start)
+        m = re.compile(r"(?<![\w:.-])" + re.escape(attr) + r"\s*=\s*(['\"])").search(chunk, start, end if end >= 0 else len(chunk))
+        if not m:
+            return Loc(self.display_path, line, col)
+        pos = m.start() if value_offset is None else m.end() + value_offset
+        before = chunk[:pos]
+        nl = before.count("\n")
+        if nl:
+            c = pos - before.rfind("\n")
+        else:
+            c = pos + 1
+        return Loc(self.display_path, line + nl, c)
+
+    def text_loc(self, element, offset=0):
+        """Location of character `offset` of element's text content."""
+        line, col = self._positions.get(element, (element.sourceline or 0, 1))
+        chunk = "\n".join(self.lines[line - 1:])
+        gt = chunk.find(">", col - 1)
+        pos = gt + 1 + offset
+        before = chunk[:pos]
+        nl = before.count("\n")
+        c = pos - before.rfind("\n") if nl else pos + 1
+        return Loc(self.display_path, line + nl, c)
+
+
+def _element_positions(data, root):
+    """Map each lxml element to the (line, col) of its start tag."""
+    starts = []
+    parser = xml.parsers.expat.ParserCreate()
+
+    def start(_name, _attrs):
+        starts.append((parser.CurrentLineNumber, parser.CurrentColumnNumber + 1))
+
+    parser.StartElementHandler = start
+    parser.Parse(data, True)
+    elements = [e for e in root.iter() if isinstance(e.tag, str)]
+    if len(elements) != len(starts):  # cannot happen for well-formed XML
+        return {}
+    return dict(zip(elements, starts))
+
+
+def load(path, diags, schema_path=None, display_path=None):
+    """Parse and schema-check `path`.  Returns a Document, or None when the
+    file is not well-formed (the errors are in `diags`)."""
+    display_path = display_path or path
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        diags.error(Loc(display_path, 0, 0), f"cannot read file: {e.strerror}")
+        return None
+    return load_bytes(data, path, diags, schema_path, display_path)
+
+
+def load_bytes(data, path, diags, schema_path=None, display_path=None):
+    display_path = display_path or path
+    parser = etree.XMLParser(remove_comments=False, resolve_entities=False,
+                             no_network=True, huge_tree=False)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as e:
+        line, col = e.position if e.position else (0, 0)
+        msg = re.sub(r",? line \d+, column \d+$", "", e.msg or "syntax error")
+        diags.error(Loc(display_path, line, col), f"malformed XML: {msg}")
+        return None
+    text = data.decode("utf-8", errors="replace")
+    doc = Document(path, display_path, text, root, _element_positions(data, root))
+    validate_schema(doc, diags, schema_path)
+    return doc
+
+
+_SCHEMAS = {}
+
+
+def _schema(schema_path):
+    schema_path = os.path.normpath(schema_path or DEFAULT_SCHEMA)
+    if schema_path not in _SCHEMAS:
+        tree = etree.parse(schema_path)
+        _SCHEMAS[schema_path] = (etree.RelaxNG(tree), SchemaExplainer(tree))
+    return _SCHEMAS[schema_path]
+
+
+def validate_schema(doc, diags, schema_path=None):
+    rng, explainer = _schema(schema_path)
+    tree = etree.ElementTree(doc.root)
+    if rng.validate(tree):
+        return True
+    reported = set()
+    for err in rng.error_log:
+        element = None
+        try:
+            found = tree.xpath(err.path) if err.path else []
+            element = found[0] if found else None
+        except etree.XPathError:
+            element = None
+        if element is None:
+            diags.error(Loc(doc.display_path, err.line, 0), f"schema: {err.message}")
+            continue
+        if element in reported:
+            continue
+        reported.add(element)
+        problems = explainer.explain(element)
+        if not problems:
+            # libxml2 reports a parent whose content failed; explain its children.
+            for child in element:
+                if isinstance(child.tag, str) and child not in reported:
+                    sub = explainer.explain(child)
+                    if sub:
+                        reported.add(child)
+                        for where, msg in sub:
+                            diags.error(where(doc), msg)
+            if any(isinstance(c.tag, str) and c in reported for c in element):
+                continue
+            diags.error(doc.loc(element), f"<{element.tag}>: {err.message.rstrip('.')} (schema)")
+            continue
+        for where, msg in problems:
+            diags.error(where(doc), msg)
+    return False
+
+
+class SchemaExplainer:
+    """Reads the RelaxNG grammar into a per-element table of attributes and
+    allowed children, to turn a schema failure into a precise message."""
+
+    def __init__(self, tree):
+        root = tree.getroot()
+        self.defines = {d.get("name"): d for d in root.iter(RNG_NS + "define")}
+        self.elements = {}
+        for el in root.iter(RNG_NS + "element"):
+            name = el.get("name")
+            attrs, children, has_text = {}, set(), False
+            self._collect(el, attrs, children, required=True, seen=set())
+            for t in el.iter(RNG_NS + "text"):
+                has_text = True
+            info = self.elements.setdefault(name, {"attrs": {}, "children": set()})
+            info["attrs"].update(attrs)
+            info["children"] |= children
+
+    def _collect(self, node, attrs, children, required, seen):
+        for child in node:
+            tag = child.tag
+            if tag == RNG_NS + "attribute":
+                name = child.get("name")
+                attrs[name] = (required, child)
+            elif tag == RNG_NS + "element":
+                children.add(child.get("name"))
+            elif tag == RNG_NS + "ref":
+                ref = child.get("name")
+                if ref in seen:
+                    continue
+                d = self.defines.get(ref)
+                if d is not None:
+                    self._collect(d, attrs, children, required, seen | {ref})
+            elif tag in (RNG_NS + "optional", RNG_NS + "zeroOrMore", RNG_NS + "choice"):
+                self._collect(child, attrs, children, False, seen)
+            elif tag in (RNG_NS + "oneOrMore", RNG_NS + "interleave", RNG_NS + "group"):
+                self._collect(child, attrs, children, required, seen)
+
+    def _value_problem(self, node, value):
+        """Why `value` does not satisfy the attribute definition `node`."""
+        choices, patterns, minlen = [], [], None
+
+        def walk(n, seen):
+            nonlocal minlen
+            for c in n:
+                if c.tag == RNG_NS + "value":
+                    choices.append(c.text or "")
+                elif c.tag == RNG_NS + "data":
+                    for p in c.findall(RNG_NS + "param"):
+                        if p.get("name") == "pattern":
+                            patterns.append(p.text)
+                        elif p.get("name") == "minLength":
+                            minlen = int(p.text)
+                elif c.tag == RNG_NS + "ref" and c.get("name") not in seen:
+                    d = self.defines.get(c.get("name"))
+                    if d is not None:
+                        walk(d, seen | {c.get("name")})
+                elif c.tag == RNG_NS + "choice":
+                    walk(c, seen)
+
+        walk(node, set())
+        if choices and value not in choices:
+            return "must be one of " + ", ".join(f"'{c}'" for c in choices)
+        for p in patterns:
+            if not re.fullmatch(p, value):
+                return f"does not match the pattern {p}"
+        if minlen is not None and len(value) < minlen:
+            return "must not be empty"
+        return None
+
+    def explain(self, element):
+        """A list of (location-function, message) for what is wrong with
+        `element` itself (not its descendants)."""
+        tag = element.tag
+        info = self.elements.get(tag)
+        out = []
+        if info is None:
+            parent = element.getparent()
+            where = f" inside <{parent.tag}>" if parent is not None else ""
+            out.append((lambda d, e=element: d.loc(e), f"unknown element <{tag}>{where}"))
+            return out
+        allowed = info["attrs"]
+        for name in element.attrib:
+            if name not in allowed:
+                expected = ", ".join(sorted(allowed)) or "none"
+                out.append((lambda d, e=element, a=name: d.attr_loc(e, a),
+                            f"unknown attribute '{name}' on <{tag}> (allowed: {expected})"))
+            else:
+                why = self._value_problem(allowed[name][1], element.get(name))
+                if why:
+                    out.append((lambda d, e=element, a=name: d.attr_loc(e, a),
+                                f"attribute '{name}' of <{tag}>: value '{element.get(name)}' {why}"))
+        for name, (required, _node) in sorted(allowed.items()):
+            if required and name not in element.attrib:
+                out.append((lambda d, e=element: d.loc(e), f"<{tag}> needs attribute '{name}'"))
+        for child in element:
+            if isinstance(child.tag, str) and child.tag not in info["children"]:
+                out.append((lambda d, e=child: d.loc(e), f"<{child.tag}> is not allowed inside <{tag}>"))
+        return out

@@ -1,0 +1,122 @@
+<%doc>
+  Emits the part of <prefix>.h for one <choice>: one of several types,
+  told apart by their fixed bits and <when> patterns (a decision tree, not
+  a scan).  Included by spec.h.mako.
+</%doc>\
+<%page args="c"/>\
+<%
+S = g.sname(c)
+name = g.fn
+peek = g.choice_peek_bits(c)
+PW = (peek + 31) // 32
+%>\
+/* ======================================================================
+ * choice ${c.name}
+% for line in (c.doc.splitlines() if c.doc else []):
+ * ${g.c_comment(line)}
+% endfor
+ * ====================================================================== */
+
+enum ${g.prefix}_${c.name}_alt {
+   ${g.macro(c, 'NO_ALT')} = 0,
+% for a in c.alts:
+   ${g.macro(c, g.upper_snake(a.name))} = ${a.index},
+% endfor
+};
+
+${S} {
+   uint16_t variant; /* enum ${g.prefix}_${c.name}_alt; 0 = none */
+   union {
+% for a in c.alts:
+      ${g.sname(a.type.target)} ${a.name};
+% endfor
+   } u;
+};
+
+/* Which alternative the first ${peek} bits select (1-based), 0 if none.
+% for a in c.alts:
+%   for m, val in a.patterns:
+ *   ${a.name}: mask 0x${'%x' % m} value 0x${'%x' % val}${' (priority %d)' % a.priority if a.explicit_priority else ''}
+%   endfor
+% endfor
+ */
+static inline unsigned ${name(c, 'select_words')}(const uint32_t *w)
+{
+   (void)w;
+% for line in g.choice_select_lines(c):
+${line}
+% endfor
+}
+
+static inline size_t ${name(c, 'size_bits')}(const ${S} *v)
+{
+   switch (v->variant) {
+% for a in c.alts:
+   case ${a.index}:
+      return ${name(a.type.target, 'size_bits')}(&v->u.${a.name});
+% endfor
+   default:
+      return 0;
+   }
+}
+
+static inline int ${name(c, 'decode')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v,
+${' ' * len('static inline int ' + name(c, 'decode') + '(')}size_t *bits, struct isa_error *err)
+{
+   uint32_t w[${PW}];
+   isa_bits_extract(buf, len, pos, ${peek}, w);
+   v->variant = (uint16_t)${name(c, 'select_words')}(w);
+   switch (v->variant) {
+% for a in c.alts:
+   case ${a.index}:
+      return ${name(a.type.target, 'decode')}(buf, len, pos, &v->u.${a.name}, bits, err);
+% endfor
+   default:
+      if ((uint64_t)len * 8 <= pos)
+         return isa_fail_truncated(err, ${g.c_string(c.name)}, pos, 1, 0);
+      isa_fail(err, ISA_ERR_NO_MATCH, ${g.c_string(c.name)}, 0, "no alternative matches");
+      if (err)
+         err->bit = pos;
+      return ISA_ERR_NO_MATCH;
+   }
+}
+
+static inline int ${name(c, 'encode')}(const ${S} *v, uint8_t *buf, size_t cap, size_t pos,
+${' ' * len('static inline int ' + name(c, 'encode') + '(')}size_t *bits, struct isa_error *err)
+{
+   uint32_t w[${PW}];
+   int r;
+   switch (v->variant) {
+% for a in c.alts:
+   case ${a.index}:
+      r = ${name(a.type.target, 'encode')}(&v->u.${a.name}, buf, cap, pos, bits, err);
+      break;
+% endfor
+   default:
+      return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(c.name)}, "variant", "no alternative selected");
+   }
+   if (r)
+      return r;
+   memset(w, 0, sizeof w);
+   isa_bits_extract(buf, cap, pos, ${peek} < *bits ? ${peek} : *bits, w);
+   if (${name(c, 'select_words')}(w) != v->variant)
+      return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(c.name)}, "variant",
+                      "the encoded bits would decode as another alternative");
+   return ISA_OK;
+}
+
+static inline int ${name(c, 'unpack')}(const uint8_t *buf, size_t len, ${S} *v, struct isa_error *err)
+{
+   size_t bits;
+   return ${name(c, 'decode')}(buf, len, 0, v, &bits, err);
+}
+
+static inline int ${name(c, 'pack_checked')}(const ${S} *v, uint8_t *out, size_t cap, size_t *size,
+${' ' * len('static inline int ' + name(c, 'pack_checked') + '(')}struct isa_error *err)
+{
+   size_t bits = 0;
+   int r = ${name(c, 'encode')}(v, out, cap, 0, &bits, err);
+   if (r == ISA_OK && size)
+      *size = (bits + 7) / 8;
+   return r;
+}

@@ -1,0 +1,203 @@
+<%doc>
+  Emits the part of <prefix>.h for one <sequence>: a container of items
+  decoded one after the other, each present, absent or repeated according
+  to fields decoded before it.  Included by spec.h.mako.
+</%doc>\
+<%page args="q"/>\
+<%
+S = g.sname(q)
+name = g.fn
+from isagenlib.scopes import SequenceScope
+full = SequenceScope(spec, q, base="(&tmp)")
+derive_scope = SequenceScope(spec, q, base="(&tmp)", vars_={"size": "(int64_t)(pos - start)"})
+%>\
+/* ======================================================================
+ * sequence ${q.name}${' (aligned to %d bits)' % q.align if q.align > 1 else ''}
+% for line in (q.doc.splitlines() if q.doc else []):
+ * ${g.c_comment(line)}
+% endfor
+ * ====================================================================== */
+
+${S} {
+% for it in q.items:
+%   if it.count is not None:
+   unsigned n_${it.name}; /* ${g.c_comment(it.count_text)} */
+   ${g.sname(it.type.target)} ${it.name}[${it.max}];
+%   elif it.present is not None:
+   bool has_${it.name}; /* ${g.c_comment(it.present_text)} */
+   ${g.sname(it.type.target)} ${it.name};
+%   else:
+   ${g.sname(it.type.target)} ${it.name};
+%   endif
+% endfor
+};
+
+/* Bits the items take (alignment included): what <derive>d sizes must say. */
+static inline size_t ${name(q, 'size_bits')}(const ${S} *v)
+{
+   size_t pos = 0;
+% for it in q.items:
+%   if it.align > 1:
+   pos = (size_t)isa_x_align((int64_t)pos, ${it.align});
+%   endif
+%   if it.count is not None:
+   for (unsigned i = 0; i < v->n_${it.name} && i < ${it.max}; i++)
+      pos += ${name(it.type.target, 'size_bits')}(&v->${it.name}[i]);
+%   elif it.present is not None:
+   if (v->has_${it.name})
+      pos += ${name(it.type.target, 'size_bits')}(&v->${it.name});
+%   else:
+   pos += ${name(it.type.target, 'size_bits')}(&v->${it.name});
+%   endif
+% endfor
+% if q.align > 1:
+   pos = (size_t)isa_x_align((int64_t)pos, ${q.align});
+% endif
+   return pos;
+}
+
+/* Decode the sequence at bit `pos` of buf[0..len); *bits gets its size. */
+static inline int ${name(q, 'decode')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v,
+${' ' * len('static inline int ' + name(q, 'decode') + '(')}size_t *bits, struct isa_error *err)
+{
+   size_t start = pos;
+   memset(v, 0, sizeof *v);
+% for k in range(len(q.items)):
+   /* item ${q.items[k].name} */
+%   for ln in g.seq_item_decode(q, k):
+   ${ln}
+%   endfor
+% endfor
+% if q.align > 1:
+   pos = start + (size_t)isa_x_align((int64_t)(pos - start), ${q.align});
+% endif
+% if q.size is not None:
+<% X.check(q.size, g.seq_scope(q, "v")) %>\
+   {
+      int64_t declared = ${X.to_c(q.size)};
+      if (declared < (int64_t)(pos - start)) {
+         isa_fail(err, ISA_ERR_SIZE, ${g.c_string(q.name)}, 0, "declared size is smaller than the content");
+         if (err) {
+            err->need = pos - start;
+            err->have = (uint64_t)declared;
+            err->bit = start;
+         }
+         return ISA_ERR_SIZE;
+      }
+      if ((uint64_t)declared > (uint64_t)len * 8 - start)
+         return isa_fail_truncated(err, ${g.c_string(q.name)}, start, (uint64_t)declared, (uint64_t)len * 8 - start);
+      pos = start + (size_t)declared;
+   }
+% endif
+   (void)buf;
+   (void)len;
+   *bits = pos - start;
+   return ISA_OK;
+}
+
+/* Checked encode at bit `pos` of buf[0..cap).  Fields that say whether an
+ * item is present, how many there are, or how big the whole is (<derive>)
+ * are computed from the items; *bits gets the size. */
+static inline int ${name(q, 'encode')}(const ${S} *v, uint8_t *buf, size_t cap, size_t pos,
+${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct isa_error *err)
+{
+   ${S} tmp = *v;
+   size_t start = pos;
+   int pass;
+% for it in q.items:
+%   for ln in g.presence_setter(q, it):
+   ${ln}
+%   endfor
+% endfor
+   for (pass = 0; pass < ${2 if q.derives else 1}; pass++) {
+      pos = start;
+% for it in q.items:
+<% t = it.type.target %>\
+%   if it.align > 1:
+      {
+         size_t aligned = start + (size_t)isa_x_align((int64_t)(pos - start), ${it.align});
+         if (aligned > cap * 8)
+            return isa_fail(err, ISA_ERR_NOSPACE, ${g.c_string(q.name)}, ${g.c_string(it.name)}, "output buffer too small");
+         isa_bits_zero(buf, pos, aligned - pos);
+         pos = aligned;
+      }
+%   endif
+%   if it.count is not None:
+      if (tmp.n_${it.name} > ${it.max})
+         return isa_fail(err, ISA_ERR_LIMIT, ${g.c_string(q.name)}, ${g.c_string(it.name)}, "count exceeds max");
+      for (unsigned i = 0; i < tmp.n_${it.name}; i++) {
+         size_t n_bits = 0;
+         int r = ${name(t, 'encode')}(&tmp.${it.name}[i], buf, cap, pos, &n_bits, err);
+         if (r)
+            return r;
+         pos += n_bits;
+      }
+%   else:
+      ${'if (tmp.has_%s) ' % it.name if it.present is not None else ''}{
+         size_t n_bits = 0;
+         int r = ${name(t, 'encode')}(&tmp.${it.name}, buf, cap, pos, &n_bits, err);
+         if (r)
+            return r;
+         pos += n_bits;
+      }
+%   endif
+% endfor
+% if q.align > 1:
+      {
+         size_t aligned = start + (size_t)isa_x_align((int64_t)(pos - start), ${q.align});
+         if (aligned > cap * 8)
+            return isa_fail(err, ISA_ERR_NOSPACE, ${g.c_string(q.name)}, 0, "output buffer too small");
+         isa_bits_zero(buf, pos, aligned - pos);
+         pos = aligned;
+      }
+% endif
+% for d in q.derives:
+<% X.check(d.value, derive_scope); X.check(d.target, full) %>\
+      {
+         int64_t dv = ${X.to_c(d.value)};
+         if (dv < ${d.target.ref.field.min_value} || dv > ${d.target.ref.field.max_value})
+            return isa_fail_range(err, ${g.c_string(q.name)}, ${g.c_string(d.field)}, dv, ${d.target.ref.field.min_value}, ${d.target.ref.field.max_value});
+         ${d.target.ref.lvalue} = (${g.ctype(d.target.ref.field)})dv;
+      }
+% endfor
+   }
+   /* what the decoder will read back must agree with what was written */
+% for it in q.items:
+%   if it.present is not None:
+<% X.check(it.present, full) %>\
+   if (((${X.to_c(it.present)}) != 0) != tmp.has_${it.name})
+      return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(q.name)}, ${g.c_string(it.name)},
+                      "presence disagrees with the fields that signal it");
+%   elif it.count is not None:
+<% X.check(it.count, full) %>\
+   if ((${X.to_c(it.count)}) != (int64_t)tmp.n_${it.name})
+      return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(q.name)}, ${g.c_string(it.name)},
+                      "element count disagrees with the field that gives it");
+%   endif
+% endfor
+% if q.size is not None:
+<% X.check(q.size, full) %>\
+   if ((${X.to_c(q.size)}) != (int64_t)(pos - start))
+      return isa_fail(err, ISA_ERR_SIZE, ${g.c_string(q.name)}, 0, "declared size disagrees with the content");
+% endif
+   *bits = pos - start;
+   return ISA_OK;
+}
+
+/* Checked pack to the start of out[0..cap); *size gets the bytes written. */
+static inline int ${name(q, 'pack_checked')}(const ${S} *v, uint8_t *out, size_t cap, size_t *size,
+${' ' * len('static inline int ' + name(q, 'pack_checked') + '(')}struct isa_error *err)
+{
+   size_t bits = 0;
+   int r = ${name(q, 'encode')}(v, out, cap, 0, &bits, err);
+   if (r == ISA_OK && size)
+      *size = (bits + 7) / 8;
+   return r;
+}
+
+/* Decode from the start of buf. */
+static inline int ${name(q, 'unpack')}(const uint8_t *buf, size_t len, ${S} *v, struct isa_error *err)
+{
+   size_t bits;
+   return ${name(q, 'decode')}(buf, len, 0, v, &bits, err);
+}

@@ -1,0 +1,420 @@
+<%doc>
+  Emits the part of <prefix>.h for one <struct>: its C struct(s), and the
+  inline select / unpack / pack / check / decode / encode functions.
+  Included by spec.h.mako.
+</%doc>\
+<%page args="s"/>\
+<%
+info = g.struct_info(s)
+S = g.sname(s)
+P = g.prefix
+name = g.fn
+W = s.words
+variable = s.variable_length
+min_bits = s.min_length if variable and s.min_length else s.bits
+%>\
+/* ======================================================================
+ * struct ${s.name}: ${s.bits} bits${', variable length' if variable else ''}
+% for line in (s.doc.splitlines() if s.doc else []):
+ * ${g.c_comment(line)}
+% endfor
+ * ====================================================================== */
+% for v in s.variants:
+
+/* Variant ${v.name} of ${s.name}${(': ' + g.c_comment(v.doc.splitlines()[0])) if v.doc else ''} */
+${g.vsname(s, v)} {
+%   for f in v.fields:
+%     if f.stored:
+   ${g.member_decl(f)}
+%     endif
+%   endfor
+%   if not any(f.stored for f in v.fields):
+   char unused_; /* no stored fields: only fixed bits */
+%   endif
+};
+% endfor
+% if s.variants:
+
+enum ${P}_${s.name}_variant {
+   ${g.macro(s, 'NO_VARIANT')} = 0,
+%   for v in s.variants:
+   ${g.vconst(s, v)} = ${v.index},
+%   endfor
+};
+% endif
+
+${S} {
+% for f in s.fields:
+%   if f.stored:
+   ${g.member_decl(f)}
+%   endif
+% endfor
+% if s.variants:
+   uint16_t variant; /* enum ${P}_${s.name}_variant; 0 = none selected */
+   union {
+%   for v in s.variants:
+      ${g.vsname(s, v)} ${v.name};
+%   endfor
+   } u;
+% endif
+% if not any(f.stored for f in s.fields) and not s.variants:
+   char unused_; /* no stored fields: only fixed bits */
+% endif
+};
+
+#define ${g.macro(s, 'BITS')} ${s.bits}
+#define ${g.macro(s, 'BYTES')} ${(s.bits + 7) // 8}
+#define ${g.macro(s, 'WORDS')} ${W}
+% if variable:
+#define ${g.macro(s, 'MIN_BITS')} ${min_bits}
+% endif
+
+/* Zero every field, then apply the XML defaults. */
+static inline void ${name(s, 'init')}(${S} *v)
+{
+   memset(v, 0, sizeof *v);
+% for leaf in info["common"]:
+%   if getattr(leaf, 'field', None) is not None and isinstance(leaf, g.Leaf) and leaf.field.default:
+   ${leaf.c} = (${g.ctype(leaf.field)})${leaf.field.default};
+%   endif
+% endfor
+}
+% if s.variants:
+
+/* Which variant the bits in w select (1-based), 0 if none.
+% for v in s.variants:
+%   for m, val in v.patterns:
+ *   ${v.name}: mask 0x${'%x' % m} value 0x${'%x' % val}${' (priority %d)' % v.priority if v.explicit_priority else ''}${' (fallback)' if v.fallback else ''}
+%   endfor
+% endfor
+ */
+static inline unsigned ${name(s, 'select_words')}(const uint32_t *w)
+{
+   (void)w;
+%   for line in g.select_lines(s):
+${line}
+%   endfor
+}
+% endif
+
+/* Fields from unit words w (bit 0 of w[0] is the struct's first bit). */
+static inline int ${name(s, 'unpack_words')}(const uint32_t *w, ${S} *v)
+{
+<% fixed = [x for x in info["common"] if isinstance(x, g.FixedBits)] %>\
+% for fx in fixed:
+   if (${g.extract_c(fx.pieces)} != 0x${'%x' % fx.value}u)
+      return ISA_ERR_NO_MATCH;
+% endfor
+% for leaf in info["common"]:
+%   if isinstance(leaf, g.Leaf):
+   ${g.unpack_stmt(leaf)}
+%   elif isinstance(leaf, g.Nested):
+   {
+      uint32_t sub[${leaf.target.words}];
+      int r;
+      for (unsigned i = 0; i < ${leaf.target.words}; i++)
+         sub[i] = (uint32_t)isa_w_get(w, ${leaf.lo} + 32 * i, ${leaf.target.bits} - 32 * i < 32 ? ${leaf.target.bits} - 32 * i : 32);
+      r = ${name(leaf.target, 'unpack_words')}(sub, &${leaf.c});
+      if (r)
+         return r;
+   }
+%   endif
+% endfor
+% if s.variants:
+   v->variant = (uint16_t)${name(s, 'select_words')}(w);
+   switch (v->variant) {
+%   for v, leaves in info["variants"]:
+   case ${g.vconst(s, v)}:
+%     for leaf in leaves:
+%       if isinstance(leaf, g.Leaf):
+      ${g.unpack_stmt(leaf)}
+%       endif
+%     endfor
+      break;
+%   endfor
+   default:
+      return ISA_ERR_NO_MATCH;
+   }
+% endif
+% if not info["common"] and not s.variants:
+   (void)w;
+   (void)v;
+% endif
+   return ISA_OK;
+}
+
+/* Unit words w from the fields (unchecked: values are masked to their width). */
+static inline void ${name(s, 'pack_words')}(const ${S} *v, uint32_t *w)
+{
+   memset(w, 0, ${W} * sizeof(uint32_t));
+% for leaf in info["common"]:
+%   if isinstance(leaf, g.Leaf):
+%     for st in g.pack_stmts(leaf):
+   ${st}
+%     endfor
+%   elif isinstance(leaf, g.FixedBits):
+%     for st in g.insert_stmts(leaf.pieces, '0x%xu' % leaf.value):
+   ${st}
+%     endfor
+%   elif isinstance(leaf, g.Nested):
+   {
+      uint32_t sub[${leaf.target.words}];
+      ${name(leaf.target, 'pack_words')}(&${leaf.c}, sub);
+      for (unsigned i = 0; i < ${leaf.target.words}; i++)
+         isa_w_or(w, ${leaf.lo} + 32 * i, ${leaf.target.bits} - 32 * i < 32 ? ${leaf.target.bits} - 32 * i : 32, sub[i]);
+   }
+%   endif
+% endfor
+% if s.variants:
+   switch (v->variant) {
+%   for v, leaves in info["variants"]:
+   case ${g.vconst(s, v)}:
+%     for leaf in leaves:
+%       if isinstance(leaf, g.Leaf):
+%         for st in g.pack_stmts(leaf):
+      ${st}
+%         endfor
+%       elif isinstance(leaf, g.FixedBits):
+%         for st in g.insert_stmts(leaf.pieces, '0x%xu' % leaf.value):
+      ${st}
+%         endfor
+%       endif
+%     endfor
+      break;
+%   endfor
+   default:
+      break;
+   }
+% endif
+% if not info["common"] and not s.variants:
+   (void)v;
+% endif
+}
+
+/* ISA_ERR_RANGE when a field holds a value its bits cannot encode. */
+static inline int ${name(s, 'check')}(const ${S} *v, struct isa_error *err)
+{
+% for leaf in info["common"]:
+%   if isinstance(leaf, g.Leaf):
+<% st = g.check_stmt(leaf, s.name) %>\
+%     if st:
+%       for ln in st.split("\n"):
+   ${ln}
+%       endfor
+%     endif
+%   elif isinstance(leaf, g.Nested):
+   {
+      int r = ${name(leaf.target, 'check')}(&${leaf.c}, err);
+      if (r)
+         return r;
+   }
+%   endif
+% endfor
+% if s.variants:
+   switch (v->variant) {
+%   for v, leaves in info["variants"]:
+   case ${g.vconst(s, v)}:
+%     for leaf in leaves:
+%       if isinstance(leaf, g.Leaf):
+<% st = g.check_stmt(leaf, s.name) %>\
+%         if st:
+%           for ln in st.split("\n"):
+      ${ln}
+%           endfor
+%         endif
+%       endif
+%     endfor
+      break;
+%   endfor
+   default:
+      return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(s.name)}, "variant", "no variant selected");
+   }
+% endif
+   (void)v;
+   (void)err;
+   return ISA_OK;
+}
+
+/* Bits the struct takes when encoded. */
+static inline size_t ${name(s, 'size_bits')}(const ${S} *v)
+{
+% if variable:
+   int64_t n;
+%   if s.variants and any(v.length is not None for v in s.variants):
+   switch (v->variant) {
+%     for v in s.variants:
+   case ${g.vconst(s, v)}:
+      n = ${g.length_c(s, v)};
+      break;
+%     endfor
+   default:
+      n = ${g.length_c(s)};
+      break;
+   }
+%   else:
+   n = ${g.length_c(s)};
+%   endif
+   return n < ${min_bits} || n > ${s.bits} ? ${s.bits} : (size_t)n;
+% else:
+   (void)v;
+   return ${s.bits};
+% endif
+}
+
+/* Decode the struct at bit `pos` of buf[0..len); *bits gets its size. */
+static inline int ${name(s, 'decode')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v,
+${' ' * len('static inline int ' + name(s, 'decode') + '(')}size_t *bits, struct isa_error *err)
+{
+   uint32_t w[${W}];
+   size_t have = len * 8 > pos ? len * 8 - pos : 0;
+   int r;
+   if (have < ${min_bits})
+      return isa_fail_truncated(err, ${g.c_string(s.name)}, pos, ${min_bits}, have);
+   isa_bits_extract(buf, len, pos, ${s.bits}, w);
+   r = ${name(s, 'unpack_words')}(w, v);
+   if (r) {
+      isa_fail(err, r, ${g.c_string(s.name)}, 0, ${g.c_string('no variant matches' if s.variants else 'fixed bits do not match')});
+      if (err)
+         err->bit = pos;
+      return r;
+   }
+% if variable:
+   {
+%   if s.variants and any(v.length is not None for v in s.variants):
+      int64_t n;
+      switch (v->variant) {
+%     for v in s.variants:
+      case ${g.vconst(s, v)}:
+         n = ${g.length_c(s, v)};
+         break;
+%     endfor
+      default:
+         n = ${g.length_c(s)};
+         break;
+      }
+%   else:
+      int64_t n = ${g.length_c(s)};
+%   endif
+      if (n < ${min_bits} || n > ${s.bits}) {
+         isa_fail(err, ISA_ERR_SIZE, ${g.c_string(s.name)}, 0, "length outside the layout");
+         if (err)
+            err->value = n;
+         return ISA_ERR_SIZE;
+      }
+      if ((size_t)n > have)
+         return isa_fail_truncated(err, ${g.c_string(s.name)}, pos, (uint64_t)n, have);
+      if (n < ${s.bits}) {
+         /* bits past the encoded length read as zero */
+         isa_bits_extract(buf, len, pos, (size_t)n, w);
+         for (unsigned i = (unsigned)(n + 31) / 32; i < ${W}; i++)
+            w[i] = 0;
+         r = ${name(s, 'unpack_words')}(w, v);
+         if (r)
+            return isa_fail(err, r, ${g.c_string(s.name)}, 0, "the short form matches no variant");
+      }
+      *bits = (size_t)n;
+   }
+% else:
+   *bits = ${s.bits};
+% endif
+   return ISA_OK;
+}
+
+/* Decode from the start of buf. */
+static inline int ${name(s, 'unpack')}(const uint8_t *buf, size_t len, ${S} *v, struct isa_error *err)
+{
+   size_t bits;
+   return ${name(s, 'decode')}(buf, len, 0, v, &bits, err);
+}
+
+/* Checked encode at bit `pos` of buf[0..cap): range checks, variant
+ * consistency, room; *bits gets the size. */
+static inline int ${name(s, 'encode')}(const ${S} *v, uint8_t *buf, size_t cap, size_t pos,
+${' ' * len('static inline int ' + name(s, 'encode') + '(')}size_t *bits, struct isa_error *err)
+{
+   uint32_t w[${W}];
+   size_t n = ${s.bits};
+   int r = ${name(s, 'check')}(v, err);
+   if (r)
+      return r;
+   ${name(s, 'pack_words')}(v, w);
+% if s.variants:
+   if (${name(s, 'select_words')}(w) != v->variant)
+      return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(s.name)}, "variant",
+                      "the fields select another variant than the one set");
+% endif
+% if variable:
+   {
+%   if s.variants and any(v.length is not None for v in s.variants):
+      int64_t len_bits;
+      switch (v->variant) {
+%     for v in s.variants:
+      case ${g.vconst(s, v)}:
+         len_bits = ${g.length_c(s, v)};
+         break;
+%     endfor
+      default:
+         len_bits = ${g.length_c(s)};
+         break;
+      }
+%   else:
+      int64_t len_bits = ${g.length_c(s)};
+%   endif
+      if (len_bits < ${min_bits} || len_bits > ${s.bits})
+         return isa_fail(err, ISA_ERR_SIZE, ${g.c_string(s.name)}, 0, "length outside the layout");
+      n = (size_t)len_bits;
+      for (size_t b = n; b < ${s.bits}; b++)
+         if (w[b / 32] >> (b % 32) & 1)
+            return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(s.name)}, 0,
+                            "fields past the encoded length are not zero");
+   }
+% endif
+   if (pos + n > cap * 8)
+      return isa_fail(err, ISA_ERR_NOSPACE, ${g.c_string(s.name)}, 0, "output buffer too small");
+   isa_bits_insert(buf, pos, n, w);
+   *bits = n;
+   return ISA_OK;
+}
+
+/* Unchecked pack to the start of out (which holds ${g.macro(s, 'BYTES')} bytes):
+ * values are masked to their fields.  Returns the bytes written. */
+static inline size_t ${name(s, 'pack')}(const ${S} *v, uint8_t *out)
+{
+   uint32_t w[${W}];
+   size_t n = ${s.bits};
+   ${name(s, 'pack_words')}(v, w);
+% if variable:
+   {
+%   if s.variants and any(v.length is not None for v in s.variants):
+      int64_t len_bits;
+      switch (v->variant) {
+%     for v in s.variants:
+      case ${g.vconst(s, v)}:
+         len_bits = ${g.length_c(s, v)};
+         break;
+%     endfor
+      default:
+         len_bits = ${g.length_c(s)};
+         break;
+      }
+%   else:
+      int64_t len_bits = ${g.length_c(s)};
+%   endif
+      if (len_bits >= ${min_bits} && len_bits <= ${s.bits})
+         n = (size_t)len_bits;
+   }
+% endif
+   isa_bits_insert(out, 0, n, w);
+   return (n + 7) / 8;
+}
+
+/* Checked pack to the start of out[0..cap); *size gets the bytes written. */
+static inline int ${name(s, 'pack_checked')}(const ${S} *v, uint8_t *out, size_t cap, size_t *size,
+${' ' * len('static inline int ' + name(s, 'pack_checked') + '(')}struct isa_error *err)
+{
+   size_t bits = 0;
+   int r = ${name(s, 'encode')}(v, out, cap, 0, &bits, err);
+   if (r == ISA_OK && size)
+      *size = (bits + 7) / 8;
+   return r;
+}
