@@ -1,0 +1,54 @@
+/* The isa command: shared declarations of its parts. */
+#ifndef ISA_CLI_H
+#define ISA_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isagen/isagen.h"
+
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+
+struct options {
+   const struct isa_spec *spec;
+   const char *hex;    /* --hex */
+   const char *file;   /* FILE or "-" */
+   const char *batch;  /* --batch FILE or "-" */
+   bool json;
+   bool offsets;
+   bool strict;
+};
+
+/* input.c */
+struct bytes {
+   uint8_t *data;
+   size_t len;
+};
+/* Parse hex digits (whitespace allowed between bytes).  On error returns
+ * false and writes a message into err. */
+bool parse_hex(const char *text, size_t n, struct bytes *out, char *err, size_t errsize);
+/* Read a whole file ("-" is stdin). */
+bool read_file(const char *path, struct bytes *out, char *err, size_t errsize);
+void bytes_free(struct bytes *b);
+/* One line (without its newline) from a stream; NULL at the end.  The
+ * buffer is the caller's (*line, *cap), grown with realloc. */
+const char *read_line(FILE *fp, char **line, size_t *cap, size_t *len);
+
+/* dis.c */
+int cmd_dis(const struct options *o);
+/* Disassemble `in` to `out`, one unit after the other as the spec's
+ * stream says.  Returns the status of the first failure (ISA_OK if none)
+ * and describes it in msg; *consumed gets the bytes decoded. */
+int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_out *out, bool json,
+                bool offsets, size_t *consumed, char *msg, size_t msgsize);
+
+/* check.c */
+int cmd_check(const struct options *o);
+
+/* main.c */
+bool load_input(const struct options *o, struct bytes *in);
+void describe_error(const struct isa_spec *spec, size_t offset, const struct isa_error *err, char *buf,
+                    size_t size);
+
+#endif

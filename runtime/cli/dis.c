@@ -1,0 +1,201 @@
+/* isa dis: decode a program and print it as text, JSON Lines or, in
+ * batch mode, one JSON object per input line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define TEXT_CAP (256 * 1024)
+
+struct json_fields {
+   struct isa_out *out;
+   bool first;
+};
+
+static void json_field(void *user, const char *path, const struct isa_field_desc *fd, int64_t value)
+{
+   struct json_fields *j = (struct json_fields *)user;
+   (void)fd;
+   if (!j->first)
+      isa_out_str(j->out, ", ");
+   j->first = false;
+   isa_out_json_string(j->out, path, strlen(path));
+   isa_out_fmt(j->out, ": %lld", (long long)value);
+}
+
+static const char *unit_name(const struct isa_type_desc *t, const void *obj)
+{
+   /* the innermost selected variant names the encoding */
+   const char *name = t->name;
+   while (t->kind == ISA_T_CHOICE || t->n_variants) {
+      const char *v = isa_variant_name(t, obj);
+      unsigned idx;
+      if (!v)
+         break;
+      name = v;
+      if (t->kind != ISA_T_CHOICE)
+         break;
+      for (idx = 0; idx < t->n_variants && strcmp(t->variants[idx].name, v); idx++)
+         ;
+      obj = (const char *)obj + t->variants[idx].fields[0].c_offset;
+      t = t->variants[idx].fields[0].type;
+   }
+   return name;
+}
+
+static void print_json(const struct isa_spec *spec, const void *obj, const struct isa_ctx *ctx,
+                       struct isa_out *out, char *text)
+{
+   struct isa_out t;
+   struct json_fields j;
+   isa_out_buffer(&t, text, TEXT_CAP);
+   spec->unit->print(obj, &t, ctx);
+   isa_out_fmt(out, "{\"offset\": %llu, \"size\": %llu, \"name\": ", (unsigned long long)ctx->offset,
+               (unsigned long long)(ctx->size / 8));
+   {
+      const char *name = unit_name(spec->unit, obj);
+      isa_out_json_string(out, name, strlen(name));
+   }
+   isa_out_str(out, ", \"fields\": {");
+   j.out = out;
+   j.first = true;
+   isa_walk_fields(spec->unit, obj, json_field, &j);
+   isa_out_str(out, "}, \"text\": ");
+   isa_out_json_string(out, text, t.len < TEXT_CAP ? t.len : TEXT_CAP - 1);
+   isa_out_str(out, "}\n");
+}
+
+int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_out *out, bool json,
+                bool offsets, size_t *consumed, char *msg, size_t msgsize)
+{
+   void *obj = calloc(1, spec->unit->c_size);
+   char *text = json ? (char *)malloc(TEXT_CAP) : NULL;
+   size_t off = 0;
+   uint64_t index = 0;
+   int status = ISA_OK;
+   *consumed = 0;
+   if (!obj || (json && !text)) {
+      snprintf(msg, msgsize, "out of memory");
+      free(obj);
+      free(text);
+      return ISA_ERR_LIMIT;
+   }
+   if (in->len == 0) {
+      snprintf(msg, msgsize, "empty input: nothing to decode");
+      status = ISA_ERR_TRUNCATED;
+   }
+   while (status == ISA_OK && off < in->len && (spec->unit_count == 0 || index < spec->unit_count)) {
+      struct isa_error err;
+      struct isa_ctx ctx;
+      size_t size = 0;
+      int r;
+      isa_error_clear(&err);
+      r = isa_decode_unit(spec, in->data, in->len, off, obj, &size, &err);
+      if (r) {
+         describe_error(spec, off, &err, msg, msgsize);
+         status = r;
+         break;
+      }
+      ctx.offset = off;
+      ctx.index = index;
+      ctx.size = (uint64_t)size * 8;
+      if (json) {
+         print_json(spec, obj, &ctx, out, text);
+      } else {
+         if (offsets) {
+            if (spec->prefix)
+               spec->prefix(out, &ctx);
+            else
+               isa_out_fmt(out, "%llx: ", (unsigned long long)off);
+         }
+         spec->unit->print(obj, out, &ctx);
+         isa_out_char(out, '\n');
+      }
+      off += size;
+      index++;
+      if (spec->stop && spec->stop(obj))
+         break;
+   }
+   *consumed = off;
+   free(obj);
+   free(text);
+   return status;
+}
+
+static int batch(const struct options *o)
+{
+   FILE *fp = strcmp(o->batch, "-") == 0 ? stdin : fopen(o->batch, "rb");
+   char *line = NULL, *text = (char *)malloc(TEXT_CAP);
+   size_t cap = 0, len = 0;
+   int status = EXIT_OK;
+   struct isa_out out;
+   if (!fp || !text) {
+      fprintf(stderr, "isa: cannot open %s\n", o->batch);
+      free(text);
+      return EXIT_USAGE;
+   }
+   isa_out_file(&out, stdout);
+   while (read_line(fp, &line, &cap, &len)) {
+      struct bytes in;
+      struct isa_out t;
+      char msg[512];
+      size_t consumed = 0;
+      bool ok;
+      if (len && line[len - 1] == '\r')
+         line[--len] = '\0';
+      isa_out_buffer(&t, text, TEXT_CAP);
+      msg[0] = '\0';
+      ok = parse_hex(line, len, &in, msg, sizeof msg);
+      if (ok) {
+         ok = disassemble(o->spec, &in, &t, false, o->offsets, &consumed, msg, sizeof msg) == ISA_OK;
+         bytes_free(&in);
+      }
+      if (t.error) {
+         ok = false;
+         snprintf(msg, sizeof msg, "output longer than %d bytes", TEXT_CAP);
+      }
+      isa_out_str(&out, "{\"hex\": ");
+      isa_out_json_string(&out, line, len);
+      isa_out_str(&out, ", \"text\": ");
+      isa_out_json_string(&out, text, t.len < TEXT_CAP ? t.len : TEXT_CAP - 1);
+      isa_out_fmt(&out, ", \"ok\": %s, \"error\": ", ok ? "true" : "false");
+      if (ok)
+         isa_out_str(&out, "null");
+      else
+         isa_out_json_string(&out, msg, strlen(msg));
+      isa_out_str(&out, "}\n");
+      if (!ok)
+         status = EXIT_INVALID;
+   }
+   free(line);
+   free(text);
+   if (fp != stdin)
+      fclose(fp);
+   return status;
+}
+
+int cmd_dis(const struct options *o)
+{
+   struct bytes in;
+   struct isa_out out;
+   char msg[512];
+   size_t consumed = 0;
+   int r;
+   if (o->batch)
+      return batch(o);
+   if (!load_input(o, &in))
+      return EXIT_INVALID;
+   isa_out_file(&out, stdout);
+   r = disassemble(o->spec, &in, &out, o->json, o->offsets, &consumed, msg, sizeof msg);
+   fflush(stdout);
+   if (r == ISA_OK && consumed < in.len)
+      fprintf(stderr, "isa: note: %s: %zu trailing byte%s after the decoded unit%s\n", o->spec->name,
+              in.len - consumed, in.len - consumed == 1 ? "" : "s", consumed ? "" : "s");
+   bytes_free(&in);
+   if (r != ISA_OK) {
+      fprintf(stderr, "isa: %s: %s\n", o->spec->name, msg);
+      return EXIT_INVALID;
+   }
+   return EXIT_OK;
+}

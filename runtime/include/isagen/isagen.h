@@ -1,0 +1,249 @@
+/*
+ * isagen runtime: what generated printers, validators and tables use, and
+ * what programs (the isa CLI, drivers, emulators) call.
+ *
+ * Nothing here knows any instruction set: each spec's generated C source
+ * defines a `struct isa_spec` whose tables describe its types, and generic
+ * code (reflection, the field dump, JSON output) walks those tables.
+ * There is no global mutable state; every function works on what it is
+ * given, so any number of specs link into one program.
+ */
+#ifndef ISAGEN_H
+#define ISAGEN_H
+
+#include <stdio.h>
+
+#include "core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define ISA_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define ISA_PRINTF(f, a)
+#endif
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* "truncated input", "no encoding matches"... for a status code. */
+const char *isa_strerror(int status);
+
+/* One line describing `err` (status, type, field, values) into buf. */
+void isa_error_format(const struct isa_error *err, char *buf, size_t size);
+
+/* ---- half floats ---------------------------------------------------------
+ * isa_half_to_double (core.h) decodes; this encodes, rounding to nearest
+ * even, overflowing to infinity, keeping NaN a (quiet) NaN. */
+uint16_t isa_double_to_half(double d);
+
+/* ---- output ------------------------------------------------------------
+ * Printers write to a `struct isa_out`: either a FILE* or a caller buffer.
+ * A buffer is always NUL-terminated; `len` counts every character produced,
+ * so len >= cap means the text was cut (and `error` is set). */
+
+struct isa_out {
+   FILE *fp;
+   char *buf;
+   size_t cap;
+   size_t len;
+   int error;
+};
+
+void isa_out_file(struct isa_out *o, FILE *fp);
+void isa_out_buffer(struct isa_out *o, char *buf, size_t cap);
+void isa_out_mem(struct isa_out *o, const char *s, size_t n);
+void isa_out_str(struct isa_out *o, const char *s);
+void isa_out_char(struct isa_out *o, char c);
+void isa_out_fmt(struct isa_out *o, const char *fmt, ...) ISA_PRINTF(2, 3);
+void isa_out_int(struct isa_out *o, int64_t v);         /* decimal */
+void isa_out_hex(struct isa_out *o, uint64_t v);        /* 0x1f */
+void isa_out_bin(struct isa_out *o, uint64_t v, unsigned digits); /* 0101 */
+void isa_out_enum(struct isa_out *o, const char *name, int64_t v); /* name or decimal */
+void isa_out_json_string(struct isa_out *o, const char *s, size_t n);
+
+/* ---- context of one unit in a program ---------------------------------- */
+
+struct isa_ctx {
+   uint64_t offset; /* byte offset of the unit in its program */
+   uint64_t index;  /* unit number, 0 for the first */
+   uint64_t size;   /* size of the unit in bits */
+};
+
+/* ---- findings of validators --------------------------------------------- */
+
+enum isa_severity { ISA_SEV_INFO = 0, ISA_SEV_WARNING = 1, ISA_SEV_ERROR = 2 };
+
+struct isa_finding {
+   enum isa_severity severity;
+   const char *rule;    /* rule name, e.g. "reserved" or "crs-size-multiple-of-512" */
+   const char *field;   /* field path, "" for the whole unit */
+   const char *message;
+   uint64_t offset;     /* byte offset of the unit */
+};
+
+struct isa_findings {
+   /* Called for each finding (may be NULL to only count).  The strings live
+    * only for the duration of the call. */
+   void (*emit)(void *user, const struct isa_finding *finding);
+   void *user;
+   unsigned count[3]; /* per severity */
+};
+
+const char *isa_severity_name(enum isa_severity s);
+
+/* Report a finding about field `path` + `field` (either may be NULL). */
+void isa_report(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_severity sev,
+                const char *rule, const char *path, const char *field, const char *message);
+
+/* path + name (+ "[index]" when index >= 0) + ".", for nested validators. */
+#define ISA_PATH_MAX 192
+void isa_path_join(char *buf, size_t size, const char *path, const char *name, long index);
+
+/* ---- reflection tables ---------------------------------------------------
+ * Generated per spec: one isa_type_desc per struct, sequence and choice.
+ * They let generic code read and write any field by its XML path
+ * ("CommonWord0.SphType", "ImapGenericVector[3].ImapX", "varying.imm.index"). */
+
+enum isa_kind {
+   ISA_K_UINT = 1,
+   ISA_K_SINT,
+   ISA_K_BOOL,
+   ISA_K_ENUM,
+   ISA_K_FLOAT16,
+   ISA_K_FIXED,  /* unsigned fixed point: value / 2^frac */
+   ISA_K_SFIXED, /* signed fixed point */
+   ISA_K_AGG     /* a nested struct, sequence or choice */
+};
+
+enum isa_role {
+   ISA_ROLE_FIELD = 0,
+   ISA_ROLE_RESERVED,
+   ISA_ROLE_MBZ,
+   ISA_ROLE_MBO,
+   ISA_ROLE_FIXED /* constant bits: no C member; `value` holds them */
+};
+
+enum isa_type_kind { ISA_T_STRUCT = 1, ISA_T_SEQUENCE, ISA_T_CHOICE };
+
+enum isa_format { ISA_FMT_DEC = 0, ISA_FMT_HEX, ISA_FMT_BIN };
+
+#define ISA_NO_OFFSET ((size_t)-1)
+
+struct isa_type_desc;
+
+struct isa_field_desc {
+   const char *name;
+   uint8_t kind;     /* enum isa_kind */
+   uint8_t role;     /* enum isa_role */
+   uint8_t width;    /* encoded bits per element (0 for aggregates) */
+   uint8_t c_size;   /* bytes of the C member per element */
+   uint8_t format;   /* enum isa_format, for the generic dump */
+   uint8_t frac;     /* fixed point: fraction bits */
+   uint16_t count;   /* elements: 1 for a scalar; max elements of a counted item */
+   size_t c_offset;  /* offsetof the member in its C struct */
+   size_t c_stride;  /* bytes between elements */
+   size_t has_offset; /* optional item: offsetof its bool has_<name>, else ISA_NO_OFFSET */
+   size_t n_offset;   /* counted item: offsetof its unsigned n_<name>, else ISA_NO_OFFSET */
+   int64_t value;     /* ISA_ROLE_FIXED: the constant */
+   const struct isa_type_desc *type;           /* ISA_K_AGG */
+   const char *(*enum_name)(uint32_t value);   /* ISA_K_ENUM */
+};
+
+struct isa_variant_desc {
+   const char *name;
+   uint8_t named_path; /* the variant's name is a component of its fields' paths */
+   const struct isa_field_desc *fields;
+   uint16_t n_fields;
+   /* The bit patterns that select it: n_patterns (mask, value) pairs of
+    * pattern_bytes bytes each, over the unit's first bytes.  Any one
+    * selects the variant (unless a higher priority one matches too). */
+   uint16_t n_patterns;
+   uint16_t pattern_bytes;
+   const uint8_t *pattern_mask;
+   const uint8_t *pattern_value;
+};
+
+struct isa_type_desc {
+   const char *name;
+   uint8_t kind;    /* enum isa_type_kind */
+   uint32_t bits;   /* struct: layout size in bits; containers: 0 */
+   size_t c_size;
+   const struct isa_field_desc *fields; /* struct: common fields; sequence: items */
+   uint16_t n_fields;
+   const struct isa_variant_desc *variants; /* struct variants, choice alternatives */
+   uint16_t n_variants;
+   size_t variant_offset; /* offsetof the uint16_t variant member (1-based; 0 = none) */
+   /* decode `bits` bits at bit position `pos` of buf[0..len) into obj */
+   int (*decode)(const uint8_t *buf, size_t len, size_t pos, void *obj, size_t *bits,
+                 struct isa_error *err);
+   /* checked encode of obj at bit `pos` of buf[0..cap); *bits gets the size */
+   int (*encode)(const void *obj, uint8_t *buf, size_t cap, size_t pos, size_t *bits,
+                 struct isa_error *err);
+   int (*print)(const void *obj, struct isa_out *out, const struct isa_ctx *ctx);
+   void (*validate)(const void *obj, struct isa_findings *f, const struct isa_ctx *ctx,
+                    const char *path);
+   /* struct with variants: pick the variant its common fields select */
+   unsigned (*select)(void *obj);
+   /* struct: its <fixed> bits as (bits+7)/8 mask and value bytes, or NULL */
+   const uint8_t *fixed_mask;
+   const uint8_t *fixed_value;
+};
+
+/* Value of a scalar C member of c_size bytes. */
+int64_t isa_member_get(const void *p, const struct isa_field_desc *fd);
+void isa_member_set(void *p, const struct isa_field_desc *fd, int64_t value);
+
+/* Visit every leaf field (scalars, reserved bits, named fixed bits) of obj,
+ * in layout order, with its full path. */
+typedef void (*isa_field_visitor)(void *user, const char *path, const struct isa_field_desc *fd,
+                                  int64_t value);
+void isa_walk_fields(const struct isa_type_desc *t, const void *obj, isa_field_visitor fn,
+                     void *user);
+
+/* Read or write one field by path.  Setting a field of a variant that is
+ * not selected yet selects it from the common fields (t->select).
+ * Return ISA_OK, or ISA_ERR_ARG for an unknown path. */
+int isa_field_get(const struct isa_type_desc *t, const void *obj, const char *path,
+                  int64_t *value);
+int isa_field_set(const struct isa_type_desc *t, void *obj, const char *path, int64_t value);
+
+/* Name of the selected variant / alternative, or NULL. */
+const char *isa_variant_name(const struct isa_type_desc *t, const void *obj);
+
+/* The default display of a unit whose XML has no <display>: one line per
+ * top-level field that is not zero, "Row: a b=3 c=NAME". */
+void isa_dump(const struct isa_type_desc *t, const void *obj, struct isa_out *out);
+
+/* ---- specs ---------------------------------------------------------------- */
+
+struct isa_spec {
+   const char *name;   /* "nv-sph" */
+   const char *title;
+   const char *source; /* XML file the tables were generated from */
+   const struct isa_type_desc *unit; /* a program is a sequence of these */
+   uint32_t unit_count;              /* exact number of units; 0 = until the input ends */
+   int (*stop)(const void *unit);    /* NULL, or true after the last unit of a program */
+   /* NULL, or prints what `isa dis --offsets` puts before each unit */
+   void (*prefix)(struct isa_out *out, const struct isa_ctx *ctx);
+   const struct isa_type_desc *const *types;
+   unsigned n_types;
+};
+
+/* The specs compiled into this library (a generated table). */
+const struct isa_spec *const *isa_specs(unsigned *count);
+const struct isa_spec *isa_spec_find(const char *name);
+
+/* ---- programs ------------------------------------------------------------ */
+
+/* Decode one unit of `spec` at byte offset `offset`.  `obj` must hold
+ * spec->unit->c_size bytes.  *size gets the unit's size in bytes. */
+int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len, size_t offset,
+                    void *obj, size_t *size, struct isa_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ISAGEN_H */

@@ -1,0 +1,155 @@
+/* Output sinks: a FILE* or a caller's buffer.  Printers never allocate. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "isagen/isagen.h"
+
+void isa_out_file(struct isa_out *o, FILE *fp)
+{
+   memset(o, 0, sizeof *o);
+   o->fp = fp;
+}
+
+void isa_out_buffer(struct isa_out *o, char *buf, size_t cap)
+{
+   memset(o, 0, sizeof *o);
+   o->buf = buf;
+   o->cap = cap;
+   if (buf && cap)
+      buf[0] = '\0';
+}
+
+void isa_out_mem(struct isa_out *o, const char *s, size_t n)
+{
+   if (o->fp) {
+      if (n && fwrite(s, 1, n, o->fp) != n)
+         o->error = 1;
+   } else if (o->buf && o->cap) {
+      size_t room = o->len < o->cap - 1 ? o->cap - 1 - o->len : 0;
+      size_t k = n < room ? n : room;
+      memcpy(o->buf + o->len, s, k);
+      o->buf[o->len + k] = '\0';
+      if (k < n)
+         o->error = 1;
+   } else if (n) {
+      o->error = 1;
+   }
+   o->len += n;
+}
+
+void isa_out_str(struct isa_out *o, const char *s)
+{
+   isa_out_mem(o, s, strlen(s));
+}
+
+void isa_out_char(struct isa_out *o, char c)
+{
+   isa_out_mem(o, &c, 1);
+}
+
+void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
+{
+   char small[128];
+   va_list ap;
+   int n;
+   va_start(ap, fmt);
+   n = vsnprintf(small, sizeof small, fmt, ap);
+   va_end(ap);
+   if (n < 0) {
+      o->error = 1;
+      return;
+   }
+   if ((size_t)n < sizeof small) {
+      isa_out_mem(o, small, (size_t)n);
+      return;
+   }
+   /* Rare: long output (e.g. %f of a huge double).  Format in pieces of
+    * the small buffer would split conversions, so print straight through. */
+   if (o->fp) {
+      va_start(ap, fmt);
+      if (vfprintf(o->fp, fmt, ap) < 0)
+         o->error = 1;
+      va_end(ap);
+      o->len += (size_t)n;
+   } else {
+      char big[512];
+      va_start(ap, fmt);
+      vsnprintf(big, sizeof big, fmt, ap);
+      va_end(ap);
+      isa_out_mem(o, big, (size_t)n < sizeof big ? (size_t)n : sizeof big - 1);
+      if ((size_t)n >= sizeof big) {
+         o->error = 1;
+         o->len += (size_t)n - (sizeof big - 1);
+      }
+   }
+}
+
+void isa_out_int(struct isa_out *o, int64_t v)
+{
+   isa_out_fmt(o, "%lld", (long long)v);
+}
+
+void isa_out_hex(struct isa_out *o, uint64_t v)
+{
+   isa_out_fmt(o, "0x%llx", (unsigned long long)v);
+}
+
+void isa_out_bin(struct isa_out *o, uint64_t v, unsigned digits)
+{
+   char s[65];
+   unsigned i;
+   if (digits == 0)
+      digits = 1;
+   if (digits > 64)
+      digits = 64;
+   for (i = 0; i < digits; i++)
+      s[i] = (char)('0' + (unsigned)((v >> (digits - 1 - i)) & 1));
+   isa_out_mem(o, s, digits);
+}
+
+void isa_out_enum(struct isa_out *o, const char *name, int64_t v)
+{
+   if (name)
+      isa_out_str(o, name);
+   else
+      isa_out_int(o, v);
+}
+
+void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
+{
+   static const char hex[] = "0123456789abcdef";
+   size_t i, run = 0;
+   isa_out_char(o, '"');
+   for (i = 0; i < n; i++) {
+      unsigned char c = (unsigned char)s[i];
+      const char *esc = 0;
+      char u[6];
+      if (c == '"')
+         esc = "\\\"";
+      else if (c == '\\')
+         esc = "\\\\";
+      else if (c == '\n')
+         esc = "\\n";
+      else if (c == '\t')
+         esc = "\\t";
+      else if (c == '\r')
+         esc = "\\r";
+      else if (c < 0x20 || c == 0x7f) {
+         u[0] = '\\', u[1] = 'u', u[2] = '0', u[3] = '0';
+         u[4] = hex[c >> 4], u[5] = hex[c & 15];
+      }
+      if (esc || c < 0x20 || c == 0x7f) {
+         isa_out_mem(o, s + i - run, run);
+         run = 0;
+         if (esc)
+            isa_out_str(o, esc);
+         else
+            isa_out_mem(o, u, 6);
+      } else {
+         run++;
+      }
+   }
+   isa_out_mem(o, s + n - run, run);
+   isa_out_char(o, '"');
+}
