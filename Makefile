@@ -1,0 +1,127 @@
+# isagen -- XML ISA descriptions turned into C.  See README.md.
+#
+#   make          install missing Debian packages (as root), generate, build
+#                 out/lib/libisagen.{a,so}, out/include, out/bin/isa
+#   make check    the above, then every test (also under ASan + UBSan)
+#   make bench    pack/unpack/decode timings against hand-written baselines
+#   make fuzz     libFuzzer targets for every spec (FUZZ_SECONDS each)
+#   make clean    remove out/
+
+SPECS        := nv-sph
+OUT          := out
+CC           ?= gcc
+ifeq ($(origin CC),default)
+CC           := gcc
+endif
+CLANG        ?= clang
+CXX_CHECKERS ?= g++ clang++
+FUZZ_SECONDS ?= 20
+JOBS         ?= 2
+
+WARN    := -std=c11 -Wall -Wextra -Werror -pedantic
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS := $(WARN) $(CFLAGS) -fPIC -I runtime/include -I $(OUT)/gen
+SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+ISAGEN  := gen/isagen
+PYTHON  := gen/python
+
+# Debian packages the build and the tests need; `make` installs missing
+# ones when run as root and names them otherwise.
+DEB_PACKAGES := python3 python3-mako python3-lxml libcriterion-dev pkg-config gcc g++ clang make libclang-rt-14-dev
+
+prefix_of = $(subst -,_,$(1))
+SPEC_PREFIXES := $(foreach s,$(SPECS),$(call prefix_of,$(s)))
+GEN_C   := $(SPEC_PREFIXES:%=$(OUT)/gen/%.c) $(OUT)/gen/isagen_specs.c
+GEN_H   := $(SPEC_PREFIXES:%=$(OUT)/gen/%.h)
+GEN_DEPS := $(wildcard gen/isagenlib/*.py) $(wildcard gen/templates/*.mako) gen/isagen gen/python \
+            xml/isagen.rng runtime/include/isagen/core.h
+
+RT_SRC  := $(wildcard runtime/src/*.c)
+RT_HDR  := $(wildcard runtime/include/isagen/*.h)
+CLI_SRC := $(wildcard runtime/cli/*.c)
+
+LIB_OBJ := $(RT_SRC:runtime/src/%.c=$(OUT)/obj/rt/%.o) $(GEN_C:$(OUT)/gen/%.c=$(OUT)/obj/gen/%.o)
+CLI_OBJ := $(CLI_SRC:runtime/cli/%.c=$(OUT)/obj/cli/%.o)
+
+.PHONY: all deps lib cli headers check test-gen test-c test-cli test-asan test-cxx bench fuzz clean
+.DELETE_ON_ERROR:
+
+all: deps lib cli headers
+
+# ---- set-up ---------------------------------------------------------------
+
+deps:
+	@missing=""; \
+	if command -v dpkg-query >/dev/null 2>&1; then \
+	  for p in $(DEB_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	  done; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "isagen: installing Debian packages:$$missing"; \
+	    (apt-get install -y --no-install-recommends $$missing >/dev/null 2>&1 || \
+	     { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }) || exit 1; \
+	  else \
+	    echo "isagen: missing Debian packages:$$missing"; \
+	    echo "isagen: install them with:  sudo apt-get install$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+	@$(PYTHON) --which >/dev/null
+
+# ---- generation -------------------------------------------------------------
+
+define spec_rules
+$(OUT)/gen/$(call prefix_of,$(1)).c $(OUT)/gen/$(call prefix_of,$(1)).h &: xml/$(1).xml $(GEN_DEPS) | deps
+	@mkdir -p $(OUT)/gen
+	$(ISAGEN) generate xml/$(1).xml -o $(OUT)/gen
+endef
+$(foreach s,$(SPECS),$(eval $(call spec_rules,$(s))))
+
+$(OUT)/gen/isagen_specs.c: $(GEN_DEPS) Makefile | deps
+	@mkdir -p $(OUT)/gen
+	$(ISAGEN) registry $(SPECS) -o $@
+
+# ---- the library and the CLI --------------------------------------------------
+
+$(OUT)/obj/rt/%.o: runtime/src/%.c $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(OUT)/obj/gen/%.o: $(OUT)/gen/%.c $(GEN_H) $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(OUT)/obj/cli/%.o: runtime/cli/%.c runtime/cli/cli.h $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(OUT)/lib/libisagen.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(OUT)/lib/libisagen.so: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $^ -lm
+
+$(OUT)/bin/isa: $(CLI_OBJ) $(OUT)/lib/libisagen.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(OUT)/lib/libisagen.a -lm
+
+lib: $(OUT)/lib/libisagen.a $(OUT)/lib/libisagen.so
+cli: $(OUT)/bin/isa
+
+headers: $(RT_HDR) $(GEN_H)
+	@mkdir -p $(OUT)/include/isagen
+	@cp runtime/include/isagen/*.h $(OUT)/include/isagen/
+	@cp $(GEN_H) $(OUT)/include/
+
+# ---- tests ------------------------------------------------------------------------
+
+include tests/tests.mk
+
+clean:
+	rm -rf $(OUT)

@@ -1,0 +1,26 @@
+/* Reference corpora as C data (made by tests/corpus2c.py). */
+#ifndef TEST_CORPUS_H
+#define TEST_CORPUS_H
+
+struct corpus_field {
+   const char *name;
+   long long value;
+};
+
+#define CORPUS_RESERVED_SET 1u
+#define CORPUS_ENUM_UNNAMED 2u
+
+struct corpus_entry {
+   const char *id;
+   const char *hex;
+   const struct corpus_field *fields;
+   unsigned n_fields;
+   const char *type;
+   const char *text; /* reference text, or NULL */
+   unsigned flags;
+};
+
+extern const struct corpus_entry corpus_nv_sph[];
+extern const unsigned corpus_nv_sph_count;
+
+#endif

@@ -1,0 +1,66 @@
+/* Small helpers shared by the Criterion tests. */
+#ifndef TEST_HELPERS_H
+#define TEST_HELPERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isagen/isagen.h"
+
+/* Hex text to bytes; returns the byte count. */
+static inline size_t hex_bytes(const char *hex, uint8_t *out, size_t cap)
+{
+   size_t n = 0;
+   while (hex[0] && hex[1] && n < cap) {
+      unsigned v;
+      char pair[3] = {hex[0], hex[1], 0};
+      v = (unsigned)strtoul(pair, NULL, 16);
+      out[n++] = (uint8_t)v;
+      hex += 2;
+   }
+   return n;
+}
+
+/* A tiny deterministic PRNG (xorshift64*), so failures reproduce. */
+static inline uint64_t rng_next(uint64_t *s)
+{
+   uint64_t x = *s;
+   x ^= x >> 12;
+   x ^= x << 25;
+   x ^= x >> 27;
+   *s = x;
+   return x * UINT64_C(2685821657736338717);
+}
+
+/* Collects the leaf fields of a decoded unit. */
+struct field_list {
+   unsigned n;
+   char names[2048][96];
+   int64_t values[2048];
+};
+
+static inline void collect_field(void *user, const char *path, const struct isa_field_desc *fd, int64_t v)
+{
+   struct field_list *l = (struct field_list *)user;
+   (void)fd;
+   if (l->n < 2048) {
+      strncpy(l->names[l->n], path, sizeof l->names[0] - 1);
+      l->names[l->n][sizeof l->names[0] - 1] = '\0';
+      l->values[l->n] = v;
+      l->n++;
+   }
+}
+
+static inline int field_list_find(const struct field_list *l, const char *name, int64_t *v)
+{
+   for (unsigned i = 0; i < l->n; i++)
+      if (!strcmp(l->names[i], name)) {
+         *v = l->values[i];
+         return 1;
+      }
+   return 0;
+}
+
+#endif

@@ -1,0 +1,227 @@
+/* The hand-written runtime: bit access, expression helpers, half floats,
+ * output sinks, error text, finding paths. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "isagen/isagen.h"
+
+/* Reference: bit n of a byte buffer, one bit at a time. */
+static unsigned ref_bit(const uint8_t *buf, size_t len, size_t n)
+{
+   return n / 8 < len ? (buf[n / 8] >> (n % 8)) & 1u : 0u;
+}
+
+Test(bits, extract_matches_bit_by_bit_reference)
+{
+   uint8_t buf[40];
+   uint64_t s = 1;
+   for (int round = 0; round < 2000; round++) {
+      for (size_t i = 0; i < sizeof buf; i++)
+         buf[i] = (uint8_t)rng_next(&s);
+      size_t len = 1 + rng_next(&s) % sizeof buf;
+      size_t pos = rng_next(&s) % (len * 8 + 16); /* may start past the end */
+      size_t nbits = 1 + rng_next(&s) % 140;
+      uint32_t w[6] = {0xdeadbeef, 0xdeadbeef, 0xdeadbeef, 0xdeadbeef, 0xdeadbeef, 0xdeadbeef};
+      isa_bits_extract(buf, len, pos, nbits, w);
+      for (size_t k = 0; k < (nbits + 31) / 32 * 32; k++) {
+         unsigned want = k < nbits ? ref_bit(buf, len, pos + k) : 0u;
+         unsigned got = (w[k / 32] >> (k % 32)) & 1u;
+         cr_assert_eq(got, want, "round %d: pos %zu nbits %zu len %zu bit %zu", round, pos, nbits, len, k);
+      }
+   }
+}
+
+Test(bits, insert_replaces_only_its_bits)
+{
+   uint64_t s = 7;
+   for (int round = 0; round < 2000; round++) {
+      uint8_t buf[32], before[32];
+      uint32_t w[5];
+      for (size_t i = 0; i < sizeof buf; i++)
+         buf[i] = before[i] = (uint8_t)rng_next(&s);
+      for (size_t i = 0; i < 5; i++)
+         w[i] = (uint32_t)rng_next(&s);
+      size_t nbits = 1 + rng_next(&s) % 130;
+      size_t pos = rng_next(&s) % (sizeof buf * 8 - nbits);
+      if (round % 4 == 0)
+         pos &= ~(size_t)7, nbits = (nbits + 7) & ~(size_t)7; /* the byte-aligned fast path */
+      if (pos + nbits > sizeof buf * 8)
+         continue;
+      isa_bits_insert(buf, pos, nbits, w);
+      for (size_t n = 0; n < sizeof buf * 8; n++) {
+         unsigned want = (n >= pos && n < pos + nbits) ? (w[(n - pos) / 32] >> ((n - pos) % 32)) & 1u
+                                                       : ref_bit(before, sizeof before, n);
+         cr_assert_eq(ref_bit(buf, sizeof buf, n), want, "round %d bit %zu", round, n);
+      }
+   }
+}
+
+Test(bits, word_fields_straddle_words)
+{
+   uint32_t w[3] = {0x89abcdefu, 0x01234567u, 0xffffffffu};
+   cr_assert_eq(isa_w_get(w, 0, 8), 0xefu);
+   cr_assert_eq(isa_w_get(w, 28, 8), 0x78u); /* 4 bits of w[0], 4 of w[1] */
+   cr_assert_eq(isa_w_get(w, 16, 48), UINT64_C(0x0123456789ab));
+   cr_assert_eq(isa_w_get(w, 4, 64), UINT64_C(0xf0123456789abcde));
+   uint32_t o[3] = {0, 0, 0};
+   isa_w_or(o, 28, 8, 0xa5);
+   cr_assert_eq(o[0], 0x50000000u);
+   cr_assert_eq(o[1], 0x0000000au);
+   isa_w_or(o, 60, 8, 0xff);
+   cr_assert_eq(o[1], 0xf000000au);
+   cr_assert_eq(o[2], 0x0000000fu);
+}
+
+Test(expr, helpers_have_no_undefined_behaviour)
+{
+   cr_assert_eq(isa_x_div(7, 0), 0);
+   cr_assert_eq(isa_x_mod(7, 0), 0);
+   cr_assert_eq(isa_x_div(INT64_MIN, -1), INT64_MIN);
+   cr_assert_eq(isa_x_div(-7, 2), -3); /* C truncates toward zero */
+   cr_assert_eq(isa_x_mod(-7, 2), -1);
+   cr_assert_eq(isa_x_shl(1, 64), 0);
+   cr_assert_eq(isa_x_shl(1, -1), 0);
+   cr_assert_eq(isa_x_shr(-8, 1), -4);
+   cr_assert_eq(isa_x_shr(-8, 70), -1);
+   cr_assert_eq(isa_x_add(INT64_MAX, 1), INT64_MIN);
+   cr_assert_eq(isa_x_neg(INT64_MIN), INT64_MIN);
+   cr_assert_eq(isa_x_bit(0x10, 4), 1);
+   cr_assert_eq(isa_x_bit(0x10, 99), 0);
+   cr_assert_eq(isa_x_bits(0xabcd, 4, 8), 0xbc);
+   cr_assert_eq(isa_x_popcount(-1), 64);
+   cr_assert_eq(isa_x_sext(0x1ff, 9), -1);
+   cr_assert_eq(isa_x_sext(0x0ff, 9), 255);
+   cr_assert_eq(isa_x_align(33, 32), 64);
+   cr_assert_eq(isa_x_align(64, 32), 64);
+   cr_assert_eq(isa_sext(0x8000000, 28), -134217728);
+}
+
+Test(half, known_values)
+{
+   cr_assert_eq(isa_half_to_double(0x3c00), 1.0);
+   cr_assert_eq(isa_half_to_double(0xbeb6), -1.677734375); /* Lima clear program constant */
+   cr_assert_eq(isa_half_to_double(0x0001), ldexp(1.0, -24));
+   cr_assert_eq(isa_half_to_double(0x7bff), 65504.0);
+   cr_assert(isinf(isa_half_to_double(0x7c00)) && isa_half_to_double(0x7c00) > 0);
+   cr_assert(isinf(isa_half_to_double(0xfc00)) && isa_half_to_double(0xfc00) < 0);
+   cr_assert(isnan(isa_half_to_double(0x7e00)));
+   cr_assert(signbit(isa_half_to_double(0xfe00)), "a negative NaN keeps its sign");
+   cr_assert(signbit(isa_half_to_double(0x8000)) && isa_half_to_double(0x8000) == 0.0);
+}
+
+Test(half, every_value_round_trips)
+{
+   for (unsigned h = 0; h < 0x10000; h++) {
+      double d = isa_half_to_double(h);
+      uint16_t back = isa_double_to_half(d);
+      if (isnan(d))
+         cr_assert(isnan(isa_half_to_double(back)), "NaN 0x%04x stays NaN", h);
+      else
+         cr_assert_eq(back, h, "0x%04x -> %g -> 0x%04x", h, d, back);
+   }
+}
+
+Test(half, rounds_to_nearest_even)
+{
+   cr_assert_eq(isa_double_to_half(1.0 + ldexp(1.0, -11)), 0x3c00); /* tie: stays even */
+   cr_assert_eq(isa_double_to_half(1.0 + 3 * ldexp(1.0, -11)), 0x3c02); /* tie: rounds up to even */
+   cr_assert_eq(isa_double_to_half(65520.0), 0x7c00);
+   cr_assert_eq(isa_double_to_half(65519.0), 0x7bff);
+   cr_assert_eq(isa_double_to_half(ldexp(1.0, -25)), 0x0000); /* tie below the smallest subnormal */
+   cr_assert_eq(isa_double_to_half(ldexp(3.0, -26)), 0x0001);
+}
+
+Test(out, buffer_truncates_and_reports)
+{
+   char buf[8];
+   struct isa_out o;
+   isa_out_buffer(&o, buf, sizeof buf);
+   isa_out_str(&o, "abc");
+   isa_out_fmt(&o, "%d", 1234);
+   cr_assert_str_eq(buf, "abc1234");
+   cr_assert_eq(o.error, 0);
+   isa_out_char(&o, 'x');
+   cr_assert_str_eq(buf, "abc1234", "the buffer stays NUL-terminated");
+   cr_assert_eq(o.error, 1);
+   cr_assert_eq(o.len, 8u, "len counts what was produced");
+}
+
+Test(out, formats)
+{
+   char buf[256];
+   struct isa_out o;
+   isa_out_buffer(&o, buf, sizeof buf);
+   isa_out_int(&o, -5);
+   isa_out_char(&o, ' ');
+   isa_out_hex(&o, 255);
+   isa_out_char(&o, ' ');
+   isa_out_bin(&o, 5, 4);
+   isa_out_char(&o, ' ');
+   isa_out_enum(&o, "VTG", 1);
+   isa_out_char(&o, ' ');
+   isa_out_enum(&o, NULL, 7);
+   cr_assert_str_eq(buf, "-5 0xff 0101 VTG 7");
+}
+
+Test(out, json_strings_are_escaped)
+{
+   char buf[64];
+   struct isa_out o;
+   const char in[] = "a\"b\\c\n\t\x01z";
+   isa_out_buffer(&o, buf, sizeof buf);
+   isa_out_json_string(&o, in, sizeof in - 1);
+   cr_assert_str_eq(buf, "\"a\\\"b\\\\c\\n\\t\\u0001z\"");
+}
+
+Test(out, long_formatted_output_goes_through)
+{
+   char buf[600];
+   struct isa_out o;
+   isa_out_buffer(&o, buf, sizeof buf);
+   isa_out_fmt(&o, "%300s|", "x");
+   cr_assert_eq(strlen(buf), 301u);
+   cr_assert_eq(buf[300], '|');
+}
+
+Test(errors, messages_name_what_failed)
+{
+   char buf[200];
+   struct isa_error e;
+   isa_error_clear(&e);
+   isa_fail_truncated(&e, "Header", 0, 640, 72);
+   isa_error_format(&e, buf, sizeof buf);
+   cr_assert_str_eq(buf, "truncated input: Header needs 640 bits at bit 0, 72 available");
+   isa_fail_range(&e, "Header", "CommonWord0.Version", 32, 0, 31);
+   isa_error_format(&e, buf, sizeof buf);
+   cr_assert_str_eq(buf, "value out of range: Header.CommonWord0.Version = 32 does not fit 0..31");
+   cr_assert_str_eq(isa_strerror(ISA_ERR_NO_MATCH), "no encoding matches");
+   cr_assert_str_eq(isa_strerror(12345), "unknown error");
+}
+
+static void count_emit(void *user, const struct isa_finding *f)
+{
+   char *out = (char *)user;
+   snprintf(out, 200, "%s|%s|%s|%s|%llu", isa_severity_name(f->severity), f->rule, f->field, f->message,
+            (unsigned long long)f->offset);
+}
+
+Test(findings, paths_join_and_counts)
+{
+   char path[ISA_PATH_MAX], got[200] = "";
+   struct isa_findings f;
+   struct isa_ctx ctx = {160, 2, 640};
+   memset(&f, 0, sizeof f);
+   f.emit = count_emit;
+   f.user = got;
+   isa_path_join(path, sizeof path, "", "ImapGenericVector", 3);
+   cr_assert_str_eq(path, "ImapGenericVector[3].");
+   isa_report(&f, &ctx, ISA_SEV_WARNING, "reserved", path, "ImapX", "set");
+   cr_assert_str_eq(got, "warning|reserved|ImapGenericVector[3].ImapX|set|160");
+   isa_report(&f, &ctx, ISA_SEV_ERROR, "whole", path, NULL, "m");
+   cr_assert_str_eq(got, "error|whole|ImapGenericVector[3]|m|160");
+   cr_assert_eq(f.count[ISA_SEV_WARNING], 1u);
+   cr_assert_eq(f.count[ISA_SEV_ERROR], 1u);
+}

@@ -1,0 +1,329 @@
+/* The XML features no shipped spec uses yet, through the toy specs in
+ * tests/specs/.  Expected bytes are worked out by hand from each toy's
+ * layout (comments show the arithmetic), not copied from our output. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "toy_bundle.h"
+#include "toy_tokens.h"
+#include "toy_varlen.h"
+
+static const char *print_unit(const struct isa_type_desc *t, const void *v, char *buf, size_t n)
+{
+   struct isa_out o;
+   struct isa_ctx ctx = {0, 0, 0};
+   isa_out_buffer(&o, buf, n);
+   t->print(v, &o, &ctx);
+   return buf;
+}
+
+struct finds {
+   char text[1024];
+   unsigned n;
+};
+
+static void collect(void *user, const struct isa_finding *f)
+{
+   struct finds *s = (struct finds *)user;
+   size_t len = strlen(s->text);
+   snprintf(s->text + len, sizeof s->text - len, "%s %s %s: %s\n", isa_severity_name(f->severity), f->rule,
+            f->field, f->message);
+   s->n++;
+}
+
+static struct finds check_unit(const struct isa_type_desc *t, const void *v)
+{
+   struct finds s;
+   struct isa_findings f;
+   struct isa_ctx ctx = {0, 0, 0};
+   memset(&s, 0, sizeof s);
+   memset(&f, 0, sizeof f);
+   f.emit = collect;
+   f.user = &s;
+   t->validate(v, &f, &ctx, "");
+   return s;
+}
+
+/* ---- toy-bundle: presence bits, bit packing, derived count ---------- */
+
+Test(toy_bundle, packing_computes_the_control_word)
+{
+   struct toy_bundle_Bundle b, d;
+   uint8_t out[64];
+   size_t size = 0;
+   struct isa_error err;
+   char text[200];
+   memset(&b, 0, sizeof b);
+   b.ctrl.stop = true;
+   b.ctrl.count = 31;  /* wrong on purpose: encode derives it */
+   b.ctrl.units = 0x6; /* wrong on purpose: encode derives it from has_* */
+   b.has_alu0 = true;
+   b.alu0.op = TOY_BUNDLE_OP_ADD;
+   b.alu0.dest = 1;
+   b.alu0.src = 2;
+   b.has_k = true;
+   b.k.value = 0x3c00;
+   cr_assert_eq(toy_bundle_Bundle_pack_checked(&b, out, sizeof out, &size, &err), ISA_OK, "%s",
+                isa_strerror(err.status));
+   /* ctrl: count 2 (32 + 13 + 16 bits -> 2 words), stop 1<<5, units 0b1001<<6:
+    *   2 + 32 + 576 = 0x262
+    * alu0 at bit 32: op 1, dest 1<<3, src 2<<7 = 0x109
+    * k at bit 45: 0x3c00 << 13 = 0x07800000 within word 1 */
+   const uint8_t want[8] = {0x62, 0x02, 0x00, 0x00, 0x09, 0x01, 0x80, 0x07};
+   cr_assert_eq(size, 8u);
+   cr_assert_arr_eq(out, want, 8);
+   cr_assert_eq(toy_bundle_Bundle_unpack(out, size, &d, &err), ISA_OK);
+   cr_assert(d.has_alu0 && !d.has_alu1 && !d.has_load && d.has_k);
+   cr_assert_eq(d.ctrl.count, 2);
+   cr_assert_str_eq(print_unit(&toy_bundle_Bundle_desc, &d, text, sizeof text), "add r1, r2; const 1.000000; stop");
+}
+
+Test(toy_bundle, a_count_that_disagrees_with_the_units_is_an_error)
+{
+   struct toy_bundle_Bundle d;
+   struct isa_error err;
+   /* count 1 word, but alu0 is enabled: the content needs 2 */
+   const uint8_t small[8] = {0x61, 0x00, 0x00, 0x00, 0x09, 0x01, 0x00, 0x00};
+   cr_assert_eq(toy_bundle_Bundle_unpack(small, sizeof small, &d, &err), ISA_ERR_SIZE);
+   /* count 5 words, only 2 present */
+   const uint8_t big[8] = {0x65, 0x00, 0x00, 0x00, 0x09, 0x01, 0x00, 0x00};
+   cr_assert_eq(toy_bundle_Bundle_unpack(big, sizeof big, &d, &err), ISA_ERR_TRUNCATED);
+   cr_assert_eq(err.need, 160u);
+   /* units say alu0 + alu1 + load + k but the input stops after word 1 */
+   const uint8_t cut[4] = {0xc2, 0x03, 0x00, 0x00};
+   cr_assert_eq(toy_bundle_Bundle_unpack(cut, sizeof cut, &d, &err), ISA_ERR_TRUNCATED);
+}
+
+Test(toy_bundle, variants_and_priorities)
+{
+   struct toy_bundle_Load l;
+   struct isa_error err;
+   char text[100];
+   uint8_t b[3];
+   /* mode 3, dest 2, bits 6..9 = 15, rest 0 -> special (priority 1 over reg) */
+   uint32_t w = 3 | 2 << 2 | 15 << 6;
+   b[0] = (uint8_t)w, b[1] = (uint8_t)(w >> 8), b[2] = (uint8_t)(w >> 16);
+   cr_assert_eq(toy_bundle_Load_unpack(b, 3, &l, &err), ISA_OK);
+   cr_assert_eq(l.variant, TOY_BUNDLE_LOAD_SPECIAL);
+   cr_assert_str_eq(print_unit(&toy_bundle_Load_desc, &l, text, sizeof text), "load r2, special");
+   /* the same with offset 1 is no longer special: reg */
+   w |= 1 << 10;
+   b[0] = (uint8_t)w, b[1] = (uint8_t)(w >> 8), b[2] = (uint8_t)(w >> 16);
+   cr_assert_eq(toy_bundle_Load_unpack(b, 3, &l, &err), ISA_OK);
+   cr_assert_eq(l.variant, TOY_BUNDLE_LOAD_REG);
+   cr_assert_str_eq(print_unit(&toy_bundle_Load_desc, &l, text, sizeof text), "load r2, [r15+1]");
+   struct finds f = check_unit(&toy_bundle_Load_desc, &l);
+   cr_assert(strstr(f.text, "warning expect reg.offset: value 0x1, expected 0x0"), "%s", f.text);
+   /* mode 0: imm with a signed 15-bit index (-1) */
+   w = 0 | 4 << 2 | 0x7fffu << 6;
+   b[0] = (uint8_t)w, b[1] = (uint8_t)(w >> 8), b[2] = (uint8_t)(w >> 16);
+   cr_assert_eq(toy_bundle_Load_unpack(b, 3, &l, &err), ISA_OK);
+   cr_assert_eq(l.u.imm.index, -1);
+   cr_assert_str_eq(print_unit(&toy_bundle_Load_desc, &l, text, sizeof text), "load r4, [-1]");
+   /* mode 1 matches no variant */
+   b[0] = 1, b[1] = 0, b[2] = 0;
+   cr_assert_eq(toy_bundle_Load_unpack(b, 3, &l, &err), ISA_ERR_NO_MATCH);
+}
+
+Test(toy_bundle, validators)
+{
+   struct toy_bundle_Bundle b;
+   struct isa_error err;
+   const uint8_t empty[4] = {0x21, 0x00, 0x00, 0x00}; /* count 1, stop, no units */
+   cr_assert_eq(toy_bundle_Bundle_unpack(empty, 4, &b, &err), ISA_OK);
+   struct finds f = check_unit(&toy_bundle_Bundle_desc, &b);
+   cr_assert_str_eq(f.text, "warning not-empty ctrl.units: bundle with no units\n");
+   /* alu0 with its must-be-zero pad bit (bit 12 of the unit = bit 44) set */
+   const uint8_t pad[8] = {0x62, 0x00, 0x00, 0x00, 0x09, 0x11, 0x00, 0x00};
+   cr_assert_eq(toy_bundle_Bundle_unpack(pad, 8, &b, &err), ISA_OK);
+   f = check_unit(&toy_bundle_Bundle_desc, &b);
+   cr_assert(strstr(f.text, "error mbz alu0.pad: must-be-zero bits are set (0x1)"), "%s", f.text);
+}
+
+Test(toy_bundle, programs_follow_the_count_chain_and_stop)
+{
+   /* two one-word bundles (units 0) and a third after the stop */
+   const uint8_t prog[12] = {0x01, 0, 0, 0, 0x21, 0, 0, 0, 0x01, 0, 0, 0};
+   struct toy_bundle_Bundle b;
+   size_t off = 0, size;
+   unsigned n = 0;
+   struct isa_error err;
+   char text[64];
+   struct isa_out o;
+   while (off < sizeof prog) {
+      cr_assert_eq(isa_decode_unit(&toy_bundle_spec, prog, sizeof prog, off, &b, &size, &err), ISA_OK);
+      n++;
+      off += size;
+      if (toy_bundle_spec.stop(&b))
+         break;
+   }
+   cr_assert_eq(n, 2u);
+   struct isa_ctx ctx = {8, 2, 32};
+   isa_out_buffer(&o, text, sizeof text);
+   toy_bundle_spec.prefix(&o, &ctx);
+   cr_assert_str_eq(text, "@     2: ");
+}
+
+/* ---- toy-varlen: choices, lengths, split fields, operands ---------- */
+
+Test(toy_varlen, lengths_and_split_fields)
+{
+   struct toy_varlen_Instr i, d;
+   uint8_t out[16];
+   size_t size;
+   struct isa_error err;
+   char text[100];
+   memset(&i, 0, sizeof i);
+   i.variant = TOY_VARLEN_INSTR_MOV;
+   i.u.Mov.D = 5;
+   i.u.Mov.imm = 0x1234;
+   cr_assert_eq(toy_varlen_Instr_pack_checked(&i, out, sizeof out, &size, &err), ISA_OK);
+   /* 0x62 | 5<<7 | imm bits 0..1 (0) <<13 | imm bits 2.. (0x48d) <<16 */
+   cr_assert_eq(size, 4u);
+   cr_assert_eq(isa_load_le32(out), 0x62u | 5u << 7 | 0x48du << 16);
+   cr_assert_eq(toy_varlen_Instr_unpack(out, size, &d, &err), ISA_OK);
+   cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "mov r5, #4660");
+   /* D needs the long form's bits 40..41 */
+   i.u.Mov.D = 0x85;
+   cr_assert_eq(toy_varlen_Instr_pack_checked(&i, out, sizeof out, &size, &err), ISA_ERR_INCONSISTENT);
+   i.u.Mov.L = true;
+   cr_assert_eq(toy_varlen_Instr_pack_checked(&i, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, 6u);
+   cr_assert_eq(out[5], 0x02, "D bits 6..7 (0b10) at bits 40..41");
+   cr_assert_eq(toy_varlen_Instr_unpack(out, 6, &d, &err), ISA_OK);
+   cr_assert_eq(d.u.Mov.D, 0x85);
+   /* the long form cut short */
+   cr_assert_eq(toy_varlen_Instr_unpack(out, 5, &d, &err), ISA_ERR_TRUNCATED);
+   cr_assert_eq(err.need, 48u);
+}
+
+Test(toy_varlen, operands_and_priorities)
+{
+   struct toy_varlen_Instr d;
+   struct isa_error err;
+   char text[100];
+   uint8_t b[4];
+   /* add: 0x0e, D=1, A=5 At=1 (register), B=3 Bt=0 (immediate) */
+   uint32_t w = 0x0eu | 1u << 7 | 5u << 13 | 1u << 21 | 3u << 23;
+   memcpy(b, (uint8_t[4]){(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)}, 4);
+   cr_assert_eq(toy_varlen_Instr_unpack(b, 4, &d, &err), ISA_OK);
+   cr_assert_eq(d.variant, TOY_VARLEN_INSTR_ADD);
+   cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "add r1, r5, #3");
+   cr_assert_eq(check_unit(&toy_varlen_Instr_desc, &d).n, 0u);
+   /* At = 2: uniform half; At = 3: undefined, printed and reported */
+   d.u.Add.At = 2;
+   cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "add r1, u2h, #3");
+   d.u.Add.At = 3;
+   cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "add r1, ?5, #3");
+   struct finds f = check_unit(&toy_varlen_Instr_desc, &d);
+   cr_assert_str_eq(f.text, "error undefined-operand a: source type 3 is undefined (value 5)\n");
+   /* A = 0xff: AddSpecial shadows Add (priority 1) */
+   w = 0x0eu | 1u << 7 | 0xffu << 13;
+   memcpy(b, (uint8_t[4]){(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)}, 4);
+   cr_assert_eq(toy_varlen_Instr_unpack(b, 4, &d, &err), ISA_OK);
+   cr_assert_eq(d.variant, TOY_VARLEN_INSTR_ADD_SPECIAL);
+   cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "add r1, special");
+   /* so an Add with A = 0xff cannot be encoded as an Add */
+   memset(&d, 0, sizeof d);
+   d.variant = TOY_VARLEN_INSTR_ADD;
+   d.u.Add.A = 0xff;
+   uint8_t out[8];
+   size_t size;
+   cr_assert_eq(toy_varlen_Instr_pack_checked(&d, out, sizeof out, &size, &err), ISA_ERR_INCONSISTENT);
+   /* garbage opcode */
+   const uint8_t junk[4] = {0x7f, 0, 0, 0};
+   cr_assert_eq(toy_varlen_Instr_unpack(junk, 4, &d, &err), ISA_ERR_NO_MATCH);
+}
+
+/* ---- toy-tokens: follow-up tokens, counts, nested sequences --------- */
+
+Test(toy_tokens, encoding_fills_in_counts_and_flags)
+{
+   struct toy_tokens_Item it, d;
+   struct toy_tokens_Instruction *in = &it.u.Instruction;
+   uint8_t out[64];
+   size_t size;
+   struct isa_error err;
+   char text[200];
+   memset(&it, 0, sizeof it);
+   it.variant = TOY_TOKENS_ITEM_INSTRUCTION;
+   in->insn.Opcode = 7;
+   in->has_label = true;
+   in->label.Label = 42;
+   in->n_dst = 1;
+   in->dst[0].reg.File = TOY_TOKENS_FILE_TEMP;
+   in->n_src = 2;
+   in->src[0].reg.File = TOY_TOKENS_FILE_CONST;
+   in->src[0].reg.Index = 3;
+   in->src[1].reg.File = TOY_TOKENS_FILE_TEMP;
+   in->src[1].reg.Index = -2;
+   in->src[1].has_ind = true;
+   in->src[1].ind.File = TOY_TOKENS_FILE_TEMP;
+   in->src[1].ind.Index = 1;
+   cr_assert_eq(toy_tokens_Item_pack_checked(&it, out, sizeof out, &size, &err), ISA_OK, "%s %s",
+                isa_strerror(err.status), err.detail ? err.detail : "");
+   /* insn: Type 2 | NrTokens 5<<4 | Opcode 7<<12 | NumDst 1<<20 | NumSrc 2<<22 | Label 1<<26 */
+   const uint32_t want[6] = {0x04907052u, 42u, 0x00000001u, 0x00000062u, 0x001fffd1u, 0x00000011u};
+   cr_assert_eq(size, 24u);
+   for (unsigned k = 0; k < 6; k++)
+      cr_assert_eq(isa_load_le32(out + 4 * k), want[k], "token %u: %08x", k, isa_load_le32(out + 4 * k));
+   cr_assert_eq(toy_tokens_Item_unpack(out, size, &d, &err), ISA_OK);
+   cr_assert_str_eq(print_unit(&toy_tokens_Item_desc, &d, text, sizeof text),
+                    "OP7 TEMP[0], CONST[3], TEMP[TEMP[1]+-2] :42");
+}
+
+Test(toy_tokens, programs_and_errors)
+{
+   /* DCL CONST[0..7] then OP1 with no operands: decl = NrTokens 2<<4 | File 2<<12 */
+   const uint32_t toks[3] = {0x00002020u, 0x00070000u, 0x00001002u};
+   uint8_t prog[12];
+   struct toy_tokens_Item d;
+   size_t size;
+   struct isa_error err;
+   char text[100];
+   for (unsigned k = 0; k < 3; k++)
+      isa_store_le32(prog + 4 * k, toks[k]);
+   cr_assert_eq(isa_decode_unit(&toy_tokens_spec, prog, 12, 0, &d, &size, &err), ISA_OK);
+   cr_assert_eq(size, 8u);
+   cr_assert_str_eq(print_unit(&toy_tokens_Item_desc, &d, text, sizeof text), "DCL CONST[0..7]");
+   cr_assert_eq(isa_decode_unit(&toy_tokens_spec, prog, 12, 8, &d, &size, &err), ISA_OK);
+   cr_assert_str_eq(print_unit(&toy_tokens_Item_desc, &d, text, sizeof text), "OP1");
+   /* NrTokens 1 says the declaration is shorter than its range token */
+   isa_store_le32(prog, 0x00002010u);
+   cr_assert_eq(isa_decode_unit(&toy_tokens_spec, prog, 12, 0, &d, &size, &err), ISA_ERR_SIZE);
+   /* an instruction announcing one source, cut off before it */
+   isa_store_le32(prog, 0x00401012u); /* NrTokens 1, NumSrc 1 */
+   cr_assert_eq(isa_decode_unit(&toy_tokens_spec, prog, 4, 0, &d, &size, &err), ISA_ERR_TRUNCATED);
+   /* token type 1 is neither alternative */
+   isa_store_le32(prog, 0x00000011u);
+   cr_assert_eq(isa_decode_unit(&toy_tokens_spec, prog, 12, 0, &d, &size, &err), ISA_ERR_NO_MATCH);
+   /* a backwards range is reported */
+   isa_store_le32(prog, 0x00002020u);
+   isa_store_le32(prog + 4, 0x00010005u);
+   cr_assert_eq(isa_decode_unit(&toy_tokens_spec, prog, 12, 0, &d, &size, &err), ISA_OK);
+   struct finds f = check_unit(&toy_tokens_Item_desc, &d);
+   cr_assert_str_eq(f.text, "error range-order range: range 5..1 runs backwards\n");
+}
+
+Test(toy_tokens, reflection_sets_nested_counted_fields)
+{
+   struct toy_tokens_Item it;
+   uint8_t out[64];
+   size_t size;
+   struct isa_error err;
+   int64_t v;
+   memset(&it, 0, sizeof it);
+   cr_assert_eq(isa_field_set(&toy_tokens_Item_desc, &it, "insn.Opcode", 9), ISA_OK);
+   cr_assert_eq(it.variant, TOY_TOKENS_ITEM_INSTRUCTION, "the path picks the alternative");
+   cr_assert_eq(isa_field_set(&toy_tokens_Item_desc, &it, "src[1].ind.Index", 4), ISA_OK);
+   cr_assert_eq(it.u.Instruction.n_src, 2u);
+   cr_assert(it.u.Instruction.src[1].has_ind);
+   cr_assert_eq(isa_field_get(&toy_tokens_Item_desc, &it, "src[1].ind.Index", &v), ISA_OK);
+   cr_assert_eq(v, 4);
+   cr_assert_eq(isa_field_get(&toy_tokens_Item_desc, &it, "src[2].reg.File", &v), ISA_ERR_ARG);
+   cr_assert_eq(isa_field_set(&toy_tokens_Item_desc, &it, "nonsense", 1), ISA_ERR_ARG);
+   cr_assert_eq(toy_tokens_Item_pack_checked(&it, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, 16u, "insn, src0 reg, src1 reg, src1 ind");
+}
