@@ -38,6 +38,8 @@ class Builder:
         return self.doc.loc(el)
 
     def aloc(self, el, attr, offset=None):
+        if offset == 0:
+            return self.doc.value_loc(el, attr)
         return self.doc.attr_loc(el, attr, offset)
 
     def error(self, loc, msg):
@@ -220,7 +222,7 @@ class Builder:
 
     def display(self, el):
         text = el.text or ""
-        tloc = self.doc.text_loc(el)
+        tloc = self.doc.value_loc(el)
         when, when_loc = self.parse_expr(el, "when")
         d = Display(text, el.get("when"), self.loc(el), tloc, when_loc, self.src(el), when=when)
         d.parts = self.parse_template(text, tloc, "display")

@@ -635,24 +635,52 @@ class CGen:
 
     # ---------------------------------------------------------------- validators
 
-    def report_lines(self, sev, rule, field_c, message_parts, scope, indent="   "):
-        lines = [f"{indent}{{", f"{indent}   char msg[256];", f"{indent}   struct isa_out m;",
+    def report_lines(self, sev, rule, field_c, message_parts, scope, indent="   ", path="path"):
+        # the message is only rendered when someone listens (f->emit)
+        lines = [f"{indent}if (!f->emit) {{",
+                 f"{indent}   isa_report(f, ctx, ISA_SEV_{sev.upper()}, {c_string(rule)}, {path}, {field_c}, 0);",
+                 f"{indent}}} else {{", f"{indent}   char msg[256];", f"{indent}   struct isa_out m;",
                  f"{indent}   isa_out_buffer(&m, msg, sizeof msg);"]
         lines += self.template_lines(message_parts, scope, "&m", indent + "   ")
-        lines.append(f"{indent}   isa_report(f, ctx, ISA_SEV_{sev.upper()}, {c_string(rule)}, path, {field_c}, msg);")
+        lines.append(f"{indent}   isa_report(f, ctx, ISA_SEV_{sev.upper()}, {c_string(rule)}, {path}, {field_c}, msg);")
         lines.append(f"{indent}}}")
         return lines
 
-    def member_checks(self, members, base, scope, indent="   "):
+    # Which types' validators can report anything: the others are not called.
+    def has_checks(self, t, seen=None):
+        seen = seen or set()
+        if t.name in seen:
+            return False
+        seen = seen | {t.name}
+        if isinstance(t, Struct):
+            members = t.members + [m for v in t.variants for m in v.members]
+            if t.rules or any(v.rules for v in t.variants):
+                return True
+            for m in members:
+                if isinstance(m, Use):
+                    if any(c.undefined for c in m.operand.cases):
+                        return True
+                elif m.role in ("reserved", "mbz", "mbo") or m.expect is not None:
+                    return True
+                elif m.type.kind == "struct" and self.has_checks(m.type.target, seen):
+                    return True
+            return False
+        if isinstance(t, Sequence):
+            return bool(t.rules or t.derives) or any(self.has_checks(it.type.target, seen) for it in t.items)
+        return any(self.has_checks(a.type.target, seen) for a in t.alts)
+
+    def member_checks(self, members, base, scope, indent="   ", path="path"):
         """Findings every member produces by itself: reserved bits, must-be
         bits, expected values, nested structs, operands."""
         lines = []
         for m in members:
             if isinstance(m, Use):
-                lines += self.use_validate(m, scope, indent)
+                lines += self.use_validate(m, scope, indent, path)
                 continue
             f = m
             if f.role == "fixed":
+                continue
+            if f.type.kind == "struct" and not self.has_checks(f.type.target):
                 continue
             for i in range(f.count):
                 idx = f"[{i}]" if f.count > 1 else ""
@@ -660,9 +688,8 @@ class CGen:
                 name = f"{f.name}{idx}"
                 if f.type.kind == "struct":
                     lines.append(f"{indent}{{")
-                    lines.append(f"{indent}   char sub[ISA_PATH_MAX];")
-                    lines.append(f"{indent}   isa_path_join(sub, sizeof sub, path, {c_string(f.name)}, {i if f.count > 1 else -1});")
-                    lines.append(f"{indent}   {self.fn(f.type.target, 'validate')}(&{c}, f, ctx, sub);")
+                    lines.append(f"{indent}   const struct isa_path sub = {{{path}, {c_string(f.name)}, {i if f.count > 1 else -1}}};")
+                    lines.append(f"{indent}   {self.fn(f.type.target, 'validate')}(&{c}, f, ctx, &sub);")
                     lines.append(f"{indent}}}")
                     continue
                 mask = (1 << f.width) - 1
@@ -671,24 +698,24 @@ class CGen:
                     lines.append(f"{indent}if ((uint64_t){c} != 0) {{")
                     lines.append(f"{indent}   char msg[96];")
                     lines.append(f"{indent}   snprintf(msg, sizeof msg, \"{what} (0x%llx)\", (unsigned long long){c});")
-                    lines.append(f"{indent}   isa_report(f, ctx, ISA_SEV_{f.severity.upper()}, \"{f.role}\", path, {c_string(name)}, msg);")
+                    lines.append(f"{indent}   isa_report(f, ctx, ISA_SEV_{f.severity.upper()}, \"{f.role}\", {path}, {c_string(name)}, msg);")
                     lines.append(f"{indent}}}")
                 elif f.role == "mbo":
                     lines.append(f"{indent}if (((uint64_t){c} & 0x{mask:x}u) != 0x{mask:x}u) {{")
                     lines.append(f"{indent}   char msg[96];")
                     lines.append(f"{indent}   snprintf(msg, sizeof msg, \"must-be-one bits are clear (0x%llx, expected 0x{mask:x})\", (unsigned long long){c});")
-                    lines.append(f"{indent}   isa_report(f, ctx, ISA_SEV_{f.severity.upper()}, \"mbo\", path, {c_string(name)}, msg);")
+                    lines.append(f"{indent}   isa_report(f, ctx, ISA_SEV_{f.severity.upper()}, \"mbo\", {path}, {c_string(name)}, msg);")
                     lines.append(f"{indent}}}")
                 elif f.expect is not None:
                     ev = X.to_c(X.Num(f.expect, 0))
                     lines.append(f"{indent}if ((int64_t){c} != {ev}) {{")
                     lines.append(f"{indent}   char msg[96];")
                     lines.append(f"{indent}   snprintf(msg, sizeof msg, \"value 0x%llx, expected 0x{f.expect & ((1 << 64) - 1):x}\", (unsigned long long){c});")
-                    lines.append(f"{indent}   isa_report(f, ctx, ISA_SEV_{f.expect_severity.upper()}, \"expect\", path, {c_string(name)}, msg);")
+                    lines.append(f"{indent}   isa_report(f, ctx, ISA_SEV_{f.expect_severity.upper()}, \"expect\", {path}, {c_string(name)}, msg);")
                     lines.append(f"{indent}}}")
         return lines
 
-    def use_validate(self, use, scope, indent):
+    def use_validate(self, use, scope, indent, path="path"):
         o = use.operand
         undefined = [i for i, c in enumerate(o.cases) if c.undefined]
         if not undefined:
@@ -715,7 +742,7 @@ class CGen:
                     lines.append(f"{indent}      (void)p_{pname};")
             else:
                 lines.append(f"{indent}      isa_out_str(&m, \"undefined encoding of operand {o.name}\");")
-            lines.append(f"{indent}      isa_report(f, ctx, ISA_SEV_ERROR, \"undefined-operand\", path, {c_string(use.name)}, msg);")
+            lines.append(f"{indent}      isa_report(f, ctx, ISA_SEV_ERROR, \"undefined-operand\", {path}, {c_string(use.name)}, msg);")
             lines.append(f"{indent}   }}")
         lines.append(f"{indent}}}")
         return lines
@@ -744,7 +771,7 @@ class CGen:
         lines.append("   }")
         return lines
 
-    def rule_lines(self, rules, scope, indent="   "):
+    def rule_lines(self, rules, scope, indent="   ", path="path"):
         lines = []
         for r in rules:
             X.check(r.check, scope)
@@ -753,8 +780,9 @@ class CGen:
                 X.check(r.when, scope)
                 cond = f"({X.to_c(r.when)}) && {cond}"
             field_c = c_string(r.field) if r.field else "0"
-            lines.append(f"{indent}if ({cond})")
-            lines += self.report_lines(r.severity, r.name, field_c, r.message, scope, indent)
+            lines.append(f"{indent}if ({cond}) {{")
+            lines += self.report_lines(r.severity, r.name, field_c, r.message, scope, indent + "   ", path)
+            lines.append(f"{indent}}}")
         return lines
 
     def validate_lines(self, t):
@@ -762,20 +790,19 @@ class CGen:
         if isinstance(t, Struct):
             scope = StructScope(spec, t)
             lines = self.member_checks(t.members, "v->", scope)
-            if t.variants:
+            if any(self.has_checks_members(v) for v in t.variants):
                 lines.append("   switch (v->variant) {")
                 for v in t.variants:
+                    if not self.has_checks_members(v):
+                        continue
                     vscope = StructScope(spec, t, v)
                     lines.append(f"   case {self.vconst(t, v)}: {{")
+                    vp = "path"
                     if v.path_named:
-                        lines.append("      char vpath[ISA_PATH_MAX];")
-                        lines.append(f"      isa_path_join(vpath, sizeof vpath, path, {c_string(v.name)}, -1);")
-                        inner = self.member_checks(v.members, f"v->u.{v.name}.", vscope, "      ")
-                        inner += self.rule_lines(v.rules, vscope, "      ")
-                        lines += [ln.replace(", path,", ", vpath,").replace("(sub, sizeof sub, path,", "(sub, sizeof sub, vpath,") for ln in inner]
-                    else:
-                        lines += self.member_checks(v.members, f"v->u.{v.name}.", vscope, "      ")
-                        lines += self.rule_lines(v.rules, vscope, "      ")
+                        lines.append(f"      const struct isa_path vpath = {{path, {c_string(v.name)}, -1}};")
+                        vp = "&vpath"
+                    lines += self.member_checks(v.members, f"v->u.{v.name}.", vscope, "      ", vp)
+                    lines += self.rule_lines(v.rules, vscope, "      ", vp)
                     lines.append("      break;")
                     lines.append("   }")
                 lines.append("   default:")
@@ -788,24 +815,26 @@ class CGen:
             lines = []
             for it in t.items:
                 target = it.type.target
+                if not self.has_checks(target):
+                    continue
                 if it.count is not None:
                     lines.append(f"   for (unsigned i = 0; i < v->n_{it.name} && i < {it.max}; i++) {{")
-                    lines.append("      char sub[ISA_PATH_MAX];")
-                    lines.append(f"      isa_path_join(sub, sizeof sub, path, {c_string(it.name)}, (long)i);")
-                    lines.append(f"      {self.fn(target, 'validate')}(&v->{it.name}[i], f, ctx, sub);")
+                    lines.append(f"      const struct isa_path sub = {{path, {c_string(it.name)}, (long)i}};")
+                    lines.append(f"      {self.fn(target, 'validate')}(&v->{it.name}[i], f, ctx, &sub);")
                     lines.append("   }")
                 else:
                     cond = f"if (v->has_{it.name}) " if it.present is not None else ""
                     lines.append(f"   {cond}{{")
-                    lines.append("      char sub[ISA_PATH_MAX];")
-                    lines.append(f"      isa_path_join(sub, sizeof sub, path, {c_string(it.name)}, -1);")
-                    lines.append(f"      {self.fn(target, 'validate')}(&v->{it.name}, f, ctx, sub);")
+                    lines.append(f"      const struct isa_path sub = {{path, {c_string(it.name)}, -1}};")
+                    lines.append(f"      {self.fn(target, 'validate')}(&v->{it.name}, f, ctx, &sub);")
                     lines.append("   }")
             lines += self.derive_check_lines(t)
             lines += self.rule_lines(t.rules, scope)
             return lines
         lines = ["   switch (v->variant) {"]
         for a in t.alts:
+            if not self.has_checks(a.type.target):
+                continue
             lines.append(f"   case {a.index}:")
             lines.append(f"      {self.fn(a.type.target, 'validate')}(&v->u.{a.name}, f, ctx, path);")
             lines.append("      break;")
@@ -813,6 +842,19 @@ class CGen:
         lines.append("      break;")
         lines.append("   }")
         return lines
+
+    def has_checks_members(self, v):
+        if v.rules:
+            return True
+        for m in v.members:
+            if isinstance(m, Use):
+                if m.operand is not None and any(c.undefined for c in m.operand.cases):
+                    return True
+            elif m.role in ("reserved", "mbz", "mbo") or m.expect is not None:
+                return True
+            elif m.type.kind == "struct" and self.has_checks(m.type.target):
+                return True
+        return False
 
     # ---------------------------------------------------------------- operands
 

@@ -46,7 +46,9 @@ class Diagnostics:
         self.items = []
 
     def error(self, loc, message):
-        self.items.append(Diagnostic(loc, "error", message))
+        d = Diagnostic(Loc(loc.file, loc.line, loc.col), "error", message)
+        if d not in self.items:
+            self.items.append(d)
 
     def warning(self, loc, message):
         self.items.append(Diagnostic(loc, "warning", message))

@@ -389,6 +389,8 @@ def check(node, scope, allow_agg=False):
 
 # ---------------------------------------------------------------- C output
 
+_C_COMPARE = {"==": "isa_x_eq", "!=": "isa_x_ne", "<": "isa_x_lt", "<=": "isa_x_le", ">": "isa_x_gt",
+              ">=": "isa_x_ge"}
 _C_ARITH = {"+": "isa_x_add", "-": "isa_x_sub", "*": "isa_x_mul", "/": "isa_x_div",
             "%": "isa_x_mod", "<<": "isa_x_shl", ">>": "isa_x_shr"}
 
@@ -411,14 +413,19 @@ def to_c(node):
         if node.op == "-":
             return f"(-{a})" if node.type == "float" else f"isa_x_neg({a})"
         if node.op == "!":
-            return f"((int64_t)!({a}))"
+            return f"isa_x_b(({a}) == 0)" if node.arg.type == "float" else f"isa_x_lnot({a})"
         return f"(~{a})"
     if isinstance(node, Binary):
         a, b = to_c(node.a), to_c(node.b)
+        floaty = "float" in (node.a.type, node.b.type)
         if node.op in ("&&", "||"):
-            return f"((int64_t)(({a}) {node.op} ({b})))"
+            if floaty:
+                return f"isa_x_b(({a}) != 0 {node.op} ({b}) != 0)"
+            return f"{'isa_x_land' if node.op == '&&' else 'isa_x_lor'}({a}, {b})"
         if node.op in ("==", "!=", "<", "<=", ">", ">="):
-            return f"((int64_t)({a} {node.op} {b}))"
+            if floaty:
+                return f"isa_x_b({a} {node.op} {b})"
+            return f"{_C_COMPARE[node.op]}({a}, {b})"
         if node.type == "float":
             return f"((double)({a}) {node.op} (double)({b}))"
         if node.op in _C_ARITH:
@@ -428,13 +435,15 @@ def to_c(node):
         a, b = to_c(node.a), to_c(node.b)
         if node.type == "float":
             a, b = f"(double)({a})", f"(double)({b})"
-        return f"(({to_c(node.c)}) ? {a} : {b})"
+        c = to_c(node.c)
+        cond = f"(({c}) != 0)" if node.c.type == "float" else f"isa_x_truth({c})"
+        return f"({cond} ? {a} : {b})"
     if isinstance(node, Call):
         if node.fn == "half":
             return f"isa_half_to_double((uint64_t)({to_c(node.args[0])}))"
         if node.fn == "named":
             ref = node.args[0].ref
-            return f"((int64_t)({ref.field.enum.c_name_fn}((uint32_t){to_c(node.args[0])}) != 0))"
+            return f"isa_x_b({ref.field.enum.c_name_fn}((uint32_t){to_c(node.args[0])}) != 0)"
         if node.fn in ("present", "count"):
             return node.ref.c
         helper = FUNCTIONS[node.fn][2]

@@ -24,6 +24,27 @@ RNG_NS = "{http://relaxng.org/ns/structure/1.0}"
 DEFAULT_SCHEMA = os.path.join(os.path.dirname(__file__), "..", "..", "xml", "isagen.rng")
 
 
+class ValueLoc(Loc):
+    """Where an attribute value (or element text) starts; shifted(n) is
+    where its n-th parsed character is in the raw file, entities included."""
+
+    def __new__(cls, doc, element, attr):
+        start = doc.attr_loc(element, attr, 0) if attr else doc.text_loc(element, 0)
+        self = Loc.__new__(cls)
+        object.__setattr__(self, "file", start.file)
+        object.__setattr__(self, "line", start.line)
+        object.__setattr__(self, "col", start.col)
+        object.__setattr__(self, "_where", (doc, element, attr))
+        return self
+
+    def __init__(self, *args):
+        pass
+
+    def shifted(self, chars):
+        doc, element, attr = self._where
+        return doc.attr_loc(element, attr, chars) if attr else doc.text_loc(element, chars)
+
+
 class Document:
     """A parsed spec: the lxml tree plus source positions."""
 
@@ -53,7 +74,10 @@ class Document:
         m = re.compile(r"(?<![\w:.-])" + re.escape(attr) + r"\s*=\s*(['\"])").search(chunk, start, end if end >= 0 else len(chunk))
         if not m:
             return Loc(self.display_path, line, col)
-        pos = m.start() if value_offset is None else m.end() + value_offset
+        if value_offset is None:
+            pos = m.start()
+        else:
+            pos = m.end() + _raw_offset(chunk[m.end():], value_offset, m.group(1))
         before = chunk[:pos]
         nl = before.count("\n")
         if nl:
@@ -62,16 +86,35 @@ class Document:
             c = pos + 1
         return Loc(self.display_path, line + nl, c)
 
+    def value_loc(self, element, attr=None):
+        return ValueLoc(self, element, attr)
+
     def text_loc(self, element, offset=0):
         """Location of character `offset` of element's text content."""
         line, col = self._positions.get(element, (element.sourceline or 0, 1))
-        chunk = "\n".join(self.lines[line - 1:])
+        chunk = "\n".join(self.lines[line - 1:line + 40])
         gt = chunk.find(">", col - 1)
-        pos = gt + 1 + offset
+        pos = gt + 1 + _raw_offset(chunk[gt + 1:], offset, "<")
         before = chunk[:pos]
         nl = before.count("\n")
         c = pos - before.rfind("\n") if nl else pos + 1
         return Loc(self.display_path, line + nl, c)
+
+
+def _raw_offset(raw, parsed_offset, quote):
+    """Offset in the raw attribute text of character `parsed_offset` of its
+    parsed value: entity references (&lt; &#10; ...) take several raw
+    characters for one parsed character."""
+    i = 0
+    for _ in range(parsed_offset):
+        if i >= len(raw) or raw[i] == quote:
+            break
+        if raw[i] == "&":
+            end = raw.find(";", i)
+            i = end + 1 if end > 0 else i + 1
+        else:
+            i += 1
+    return i
 
 
 def _element_positions(data, root):
@@ -137,6 +180,8 @@ def validate_schema(doc, diags, schema_path=None):
     if rng.validate(tree):
         return True
     reported = set()
+    vague = []  # libxml2 messages we cannot place; said only if nothing else is
+    count_before = len(diags.items)
     for err in rng.error_log:
         element = None
         try:
@@ -145,7 +190,7 @@ def validate_schema(doc, diags, schema_path=None):
         except etree.XPathError:
             element = None
         if element is None:
-            diags.error(Loc(doc.display_path, err.line, 0), f"schema: {err.message}")
+            vague.append(err)
             continue
         if element in reported:
             continue
@@ -166,6 +211,9 @@ def validate_schema(doc, diags, schema_path=None):
             continue
         for where, msg in problems:
             diags.error(where(doc), msg)
+    if len(diags.items) == count_before:
+        for err in vague:
+            diags.error(Loc(doc.display_path, err.line, 0), f"schema: {err.message}")
     return False
 
 
@@ -179,15 +227,14 @@ class SchemaExplainer:
         self.elements = {}
         for el in root.iter(RNG_NS + "element"):
             name = el.get("name")
-            attrs, children, has_text = {}, set(), False
-            self._collect(el, attrs, children, required=True, seen=set())
-            for t in el.iter(RNG_NS + "text"):
-                has_text = True
-            info = self.elements.setdefault(name, {"attrs": {}, "children": set()})
+            attrs, children, required = {}, set(), set()
+            self._collect(el, attrs, children, required=True, seen=set(), required_children=required)
+            info = self.elements.setdefault(name, {"attrs": {}, "children": set(), "required": set()})
             info["attrs"].update(attrs)
             info["children"] |= children
+            info["required"] |= required
 
-    def _collect(self, node, attrs, children, required, seen):
+    def _collect(self, node, attrs, children, required, seen, required_children):
         for child in node:
             tag = child.tag
             if tag == RNG_NS + "attribute":
@@ -195,17 +242,19 @@ class SchemaExplainer:
                 attrs[name] = (required, child)
             elif tag == RNG_NS + "element":
                 children.add(child.get("name"))
+                if required:
+                    required_children.add(child.get("name"))
             elif tag == RNG_NS + "ref":
                 ref = child.get("name")
                 if ref in seen:
                     continue
                 d = self.defines.get(ref)
                 if d is not None:
-                    self._collect(d, attrs, children, required, seen | {ref})
+                    self._collect(d, attrs, children, required, seen | {ref}, required_children)
             elif tag in (RNG_NS + "optional", RNG_NS + "zeroOrMore", RNG_NS + "choice"):
-                self._collect(child, attrs, children, False, seen)
+                self._collect(child, attrs, children, False, seen, required_children)
             elif tag in (RNG_NS + "oneOrMore", RNG_NS + "interleave", RNG_NS + "group"):
-                self._collect(child, attrs, children, required, seen)
+                self._collect(child, attrs, children, required, seen, required_children)
 
     def _value_problem(self, node, value):
         """Why `value` does not satisfy the attribute definition `node`."""
@@ -247,8 +296,9 @@ class SchemaExplainer:
         out = []
         if info is None:
             parent = element.getparent()
-            where = f" inside <{parent.tag}>" if parent is not None else ""
-            out.append((lambda d, e=element: d.loc(e), f"unknown element <{tag}>{where}"))
+            msg = (f"<{tag}> is not allowed inside <{parent.tag}>" if parent is not None
+                   else f"unknown element <{tag}>")
+            out.append((lambda d, e=element: d.loc(e), msg))
             return out
         allowed = info["attrs"]
         for name in element.attrib:
@@ -267,4 +317,7 @@ class SchemaExplainer:
         for child in element:
             if isinstance(child.tag, str) and child.tag not in info["children"]:
                 out.append((lambda d, e=child: d.loc(e), f"<{child.tag}> is not allowed inside <{tag}>"))
+        present = {c.tag for c in element if isinstance(c.tag, str)}
+        for name in sorted(info["required"] - present):
+            out.append((lambda d, e=element: d.loc(e), f"<{tag}> needs a <{name}> element"))
         return out

@@ -62,7 +62,7 @@ ${ln}
  * ====================================================================== */
 % for t in spec.types:
 
-void ${g.fn(t, 'validate')}(const ${g.sname(t)} *v, struct isa_findings *f, const struct isa_ctx *ctx, const char *path)
+void ${g.fn(t, 'validate')}(const ${g.sname(t)} *v, struct isa_findings *f, const struct isa_ctx *ctx, const struct isa_path *path)
 {
    (void)v;
    (void)f;
@@ -97,7 +97,7 @@ static int ${g.fn(t, 'print_any')}(const void *obj, struct isa_out *out, const s
    return ${g.fn(t, 'print')}((const ${S} *)obj, out, ctx);
 }
 
-static void ${g.fn(t, 'validate_any')}(const void *obj, struct isa_findings *f, const struct isa_ctx *ctx, const char *path)
+static void ${g.fn(t, 'validate_any')}(const void *obj, struct isa_findings *f, const struct isa_ctx *ctx, const struct isa_path *path)
 {
    ${g.fn(t, 'validate')}((const ${S} *)obj, f, ctx, path);
 }

@@ -36,6 +36,7 @@ extern "C" {
 struct isa_out;
 struct isa_ctx;
 struct isa_findings;
+struct isa_path;
 struct isa_type_desc;
 struct isa_spec;
 
@@ -80,7 +81,7 @@ static inline const char *${e.c_name_fn}(uint32_t v)
 % for t in spec.types:
 
 int ${g.fn(t, 'print')}(const ${g.sname(t)} *v, struct isa_out *out, const struct isa_ctx *ctx);
-void ${g.fn(t, 'validate')}(const ${g.sname(t)} *v, struct isa_findings *f, const struct isa_ctx *ctx, const char *path);
+void ${g.fn(t, 'validate')}(const ${g.sname(t)} *v, struct isa_findings *f, const struct isa_ctx *ctx, const struct isa_path *path);
 extern const struct isa_type_desc ${g.desc(t)};
 % endfor
 

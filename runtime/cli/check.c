@@ -73,7 +73,7 @@ int cmd_check(const struct options *o)
       ctx.offset = off;
       ctx.index = index;
       ctx.size = (uint64_t)size * 8;
-      spec->unit->validate(obj, &findings, &ctx, "");
+      spec->unit->validate(obj, &findings, &ctx, NULL);
       off += size;
       index++;
       if (spec->stop && spec->stop(obj))

@@ -13,8 +13,28 @@ const char *isa_severity_name(enum isa_severity s)
    }
 }
 
+void isa_path_format(const struct isa_path *path, const char *field, char *buf, size_t size)
+{
+   const struct isa_path *chain[32];
+   unsigned n = 0;
+   struct isa_out o;
+   isa_out_buffer(&o, buf, size);
+   for (; path && n < 32; path = path->parent)
+      if (path->name)
+         chain[n++] = path;
+   while (n--) {
+      isa_out_str(&o, chain[n]->name);
+      if (chain[n]->index >= 0)
+         isa_out_fmt(&o, "[%ld]", chain[n]->index);
+      if (n || (field && field[0]))
+         isa_out_char(&o, '.');
+   }
+   if (field)
+      isa_out_str(&o, field);
+}
+
 void isa_report(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_severity sev,
-                const char *rule, const char *path, const char *field, const char *message)
+                const char *rule, const struct isa_path *path, const char *field, const char *message)
 {
    char full[ISA_PATH_MAX];
    struct isa_finding finding;
@@ -25,22 +45,11 @@ void isa_report(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_seve
    f->count[sev]++;
    if (!f->emit)
       return;
-   snprintf(full, sizeof full, "%s%s", path ? path : "", field ? field : "");
-   /* a path prefix ends in '.'; drop it when no field follows */
-   if (!field && full[0] && full[strlen(full) - 1] == '.')
-      full[strlen(full) - 1] = '\0';
+   isa_path_format(path, field, full, sizeof full);
    finding.severity = sev;
    finding.rule = rule ? rule : "";
    finding.field = full;
    finding.message = message ? message : "";
    finding.offset = ctx ? ctx->offset : 0;
    f->emit(f->user, &finding);
-}
-
-void isa_path_join(char *buf, size_t size, const char *path, const char *name, long index)
-{
-   if (index >= 0)
-      snprintf(buf, size, "%s%s[%ld].", path ? path : "", name, index);
-   else
-      snprintf(buf, size, "%s%s.", path ? path : "", name);
 }

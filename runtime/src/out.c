@@ -26,10 +26,13 @@ void isa_out_mem(struct isa_out *o, const char *s, size_t n)
       if (n && fwrite(s, 1, n, o->fp) != n)
          o->error = 1;
    } else if (o->buf && o->cap) {
+      /* len counts everything produced, even past the end of the buffer */
       size_t room = o->len < o->cap - 1 ? o->cap - 1 - o->len : 0;
       size_t k = n < room ? n : room;
-      memcpy(o->buf + o->len, s, k);
-      o->buf[o->len + k] = '\0';
+      if (k) {
+         memcpy(o->buf + o->len, s, k);
+         o->buf[o->len + k] = '\0';
+      }
       if (k < n)
          o->error = 1;
    } else if (n) {

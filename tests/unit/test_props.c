@@ -83,7 +83,7 @@ static int round_trip(const struct isa_type_desc *t, const uint8_t *bytes, size_
       struct isa_findings f;
       struct isa_ctx ctx = {0, 0, bits};
       memset(&f, 0, sizeof f);
-      t->validate(x, &f, &ctx, "");
+      t->validate(x, &f, &ctx, NULL);
       if (f.count[ISA_SEV_ERROR])
          return 0;
    }

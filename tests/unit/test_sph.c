@@ -224,7 +224,7 @@ static struct seen validate(const struct nv_sph_Header *h)
    memset(&f, 0, sizeof f);
    f.emit = remember;
    f.user = &s;
-   nv_sph_Header_validate(h, &f, &ctx, "");
+   nv_sph_Header_validate(h, &f, &ctx, NULL);
    return s;
 }
 

@@ -42,7 +42,7 @@ static struct finds check_unit(const struct isa_type_desc *t, const void *v)
    memset(&f, 0, sizeof f);
    f.emit = collect;
    f.user = &s;
-   t->validate(v, &f, &ctx, "");
+   t->validate(v, &f, &ctx, NULL);
    return s;
 }
 

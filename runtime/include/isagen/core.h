@@ -24,6 +24,15 @@
 extern "C" {
 #endif
 
+/* The bit helpers below are tiny and called with constant positions from
+ * very large generated functions; compilers stop inlining there unless
+ * told, and an out-of-line call per field costs a factor of five. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ISA_INLINE static inline __attribute__((always_inline))
+#else
+#define ISA_INLINE static inline
+#endif
+
 /* Status codes returned by every decode, encode and pack function. */
 enum isa_status {
    ISA_OK = 0,
@@ -103,13 +112,13 @@ static inline int isa_fail_truncated(struct isa_error *e, const char *type,
 
 /* ---- byte and word access ------------------------------------------- */
 
-static inline uint32_t isa_load_le32(const uint8_t *p)
+ISA_INLINE uint32_t isa_load_le32(const uint8_t *p)
 {
    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
           (uint32_t)p[3] << 24;
 }
 
-static inline void isa_store_le32(uint8_t *p, uint32_t v)
+ISA_INLINE void isa_store_le32(uint8_t *p, uint32_t v)
 {
    p[0] = (uint8_t)v;
    p[1] = (uint8_t)(v >> 8);
@@ -150,6 +159,12 @@ static inline void isa_bits_insert(uint8_t *buf, size_t pos, size_t nbits,
                                    const uint32_t *w)
 {
    size_t i;
+   if (pos % 32 == 0 && nbits % 32 == 0) {
+      uint8_t *p = buf + pos / 8;
+      for (i = 0; i < nbits / 32; i++)
+         isa_store_le32(p + 4 * i, w[i]);
+      return;
+   }
    if (pos % 8 == 0 && nbits % 8 == 0) {
       uint8_t *p = buf + pos / 8;
       for (i = 0; i < nbits / 8; i++)
@@ -174,7 +189,7 @@ static inline void isa_bits_zero(uint8_t *buf, size_t pos, size_t nbits)
 
 /* Field of `width` (1..64) bits at bit `lo` of unit words w.  With constant
  * arguments this folds to a shift and a mask. */
-static inline uint64_t isa_w_get(const uint32_t *w, unsigned lo, unsigned width)
+ISA_INLINE uint64_t isa_w_get(const uint32_t *w, unsigned lo, unsigned width)
 {
    unsigned i = lo / 32, s = lo % 32;
    uint64_t v = (uint64_t)w[i] >> s;
@@ -186,7 +201,7 @@ static inline uint64_t isa_w_get(const uint32_t *w, unsigned lo, unsigned width)
 }
 
 /* OR `value` (already masked to width) into unit words at bit `lo`. */
-static inline void isa_w_or(uint32_t *w, unsigned lo, unsigned width,
+ISA_INLINE void isa_w_or(uint32_t *w, unsigned lo, unsigned width,
                             uint64_t value)
 {
    unsigned i = lo / 32, s = lo % 32;
@@ -197,13 +212,13 @@ static inline void isa_w_or(uint32_t *w, unsigned lo, unsigned width,
       w[i + 2] |= (uint32_t)(value >> (64 - s));
 }
 
-static inline uint64_t isa_mask64(unsigned width)
+ISA_INLINE uint64_t isa_mask64(unsigned width)
 {
    return width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1;
 }
 
 /* Two's-complement sign extension of the low `width` bits of v. */
-static inline int64_t isa_sext(uint64_t v, unsigned width)
+ISA_INLINE int64_t isa_sext(uint64_t v, unsigned width)
 {
    uint64_t m;
    if (width == 0 || width >= 64)
@@ -218,6 +233,21 @@ static inline int64_t isa_sext(uint64_t v, unsigned width)
  * undefined behaviour: division by zero gives 0, shifts by out-of-range
  * amounts give 0 (or the sign for >>), overflow wraps. */
 
+/* Comparisons and logic as functions returning 0 or 1: generated code
+ * never hands the compiler a boolean used as a number, or a comparison it
+ * can prove constant, so -Wall -Wextra -Werror stays quiet for any valid
+ * expression.  Both operands are always evaluated (they have no effects). */
+static inline int64_t isa_x_b(int c) { return c ? 1 : 0; }
+static inline int64_t isa_x_eq(int64_t a, int64_t b) { return a == b; }
+static inline int64_t isa_x_ne(int64_t a, int64_t b) { return a != b; }
+static inline int64_t isa_x_lt(int64_t a, int64_t b) { return a < b; }
+static inline int64_t isa_x_le(int64_t a, int64_t b) { return a <= b; }
+static inline int64_t isa_x_gt(int64_t a, int64_t b) { return a > b; }
+static inline int64_t isa_x_ge(int64_t a, int64_t b) { return a >= b; }
+static inline int64_t isa_x_land(int64_t a, int64_t b) { return a != 0 && b != 0; }
+static inline int64_t isa_x_lor(int64_t a, int64_t b) { return a != 0 || b != 0; }
+static inline int64_t isa_x_lnot(int64_t a) { return a == 0; }
+static inline int isa_x_truth(int64_t a) { return a != 0; }
 static inline int64_t isa_x_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 static inline int64_t isa_x_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 static inline int64_t isa_x_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }

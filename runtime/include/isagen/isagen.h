@@ -93,13 +93,23 @@ struct isa_findings {
 
 const char *isa_severity_name(enum isa_severity s);
 
-/* Report a finding about field `path` + `field` (either may be NULL). */
-void isa_report(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_severity sev,
-                const char *rule, const char *path, const char *field, const char *message);
+/* Where a validator is, as a chain built on the stack by the callers
+ * ("ImapGenericVector" [3] inside the root): formatted only when a finding
+ * is reported, so validating costs nothing when all is well. */
+struct isa_path {
+   const struct isa_path *parent; /* NULL at the unit itself */
+   const char *name;
+   long index; /* -1: not an array element */
+};
 
-/* path + name (+ "[index]" when index >= 0) + ".", for nested validators. */
 #define ISA_PATH_MAX 192
-void isa_path_join(char *buf, size_t size, const char *path, const char *name, long index);
+
+/* "ImapGenericVector[3].ImapX": the path, then `field` (either may be NULL). */
+void isa_path_format(const struct isa_path *path, const char *field, char *buf, size_t size);
+
+/* Report a finding about `field` below `path`. */
+void isa_report(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_severity sev,
+                const char *rule, const struct isa_path *path, const char *field, const char *message);
 
 /* ---- reflection tables ---------------------------------------------------
  * Generated per spec: one isa_type_desc per struct, sequence and choice.
@@ -183,7 +193,7 @@ struct isa_type_desc {
                  struct isa_error *err);
    int (*print)(const void *obj, struct isa_out *out, const struct isa_ctx *ctx);
    void (*validate)(const void *obj, struct isa_findings *f, const struct isa_ctx *ctx,
-                    const char *path);
+                    const struct isa_path *path);
    /* struct with variants: pick the variant its common fields select */
    unsigned (*select)(void *obj);
    /* struct: its <fixed> bits as (bits+7)/8 mask and value bytes, or NULL */

@@ -1,0 +1,85 @@
+/*
+ * make bench: time generated code against hand-written baselines.
+ *
+ * Each case runs its generated function and its baseline alternately in
+ * the same process, several rounds, and reports the median ns per item of
+ * each and their ratio (generated / baseline; 1.00 means as fast as the
+ * hand-written code, lower is faster).  Both sides are checked to compute
+ * the same results before anything is timed.
+ *
+ *   bench [--quick] [NAME-SUBSTRING]
+ */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+static double now_ns(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ns per item of one call of fn, measured over at least `min_ns` */
+static double measure(void (*fn)(void *), void *state, size_t items, double min_ns)
+{
+   double start = now_ns(), elapsed;
+   unsigned long runs = 0;
+   do {
+      fn(state);
+      runs++;
+      elapsed = now_ns() - start;
+   } while (elapsed < min_ns);
+   return elapsed / ((double)runs * (double)items);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+   return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+   struct bench_case cases[32];
+   size_t n = 0;
+   int quick = 0;
+   const char *filter = NULL;
+   for (int i = 1; i < argc; i++) {
+      if (!strcmp(argv[i], "--quick"))
+         quick = 1;
+      else
+         filter = argv[i];
+   }
+   sph_bench_setup();
+   n += sph_bench_cases(cases + n, 32 - n);
+
+   unsigned rounds = quick ? 3 : 7;
+   double min_ns = quick ? 2e7 : 1e8;
+   printf("%-26s %-10s %12s %12s %7s\n", "case", "ns per", "generated", "baseline", "ratio");
+   for (size_t c = 0; c < n; c++) {
+      double g[16], b[16];
+      if (filter && !strstr(cases[c].name, filter))
+         continue;
+      cases[c].generated(cases[c].state); /* warm up */
+      if (cases[c].baseline)
+         cases[c].baseline(cases[c].state);
+      for (unsigned r = 0; r < rounds; r++) {
+         g[r] = measure(cases[c].generated, cases[c].state, cases[c].items, min_ns);
+         b[r] = cases[c].baseline ? measure(cases[c].baseline, cases[c].state, cases[c].items, min_ns) : 0;
+      }
+      qsort(g, rounds, sizeof g[0], cmp_double);
+      qsort(b, rounds, sizeof b[0], cmp_double);
+      double gm = g[rounds / 2], bm = b[rounds / 2];
+      if (cases[c].baseline)
+         printf("%-26s %-10s %12.1f %12.1f %7.2f\n", cases[c].name, cases[c].unit, gm, bm, gm / bm);
+      else
+         printf("%-26s %-10s %12.1f %12s %7s\n", cases[c].name, cases[c].unit, gm, "-", "-");
+   }
+   printf("(median of %u rounds; ratio = generated / baseline, in one process)\n", rounds);
+   return 0;
+}

@@ -1,0 +1,158 @@
+"""The isa command: usage, input handling, output formats, exit codes."""
+import json
+import os
+import tempfile
+import unittest
+
+from .common import ROOT, corpus, isa
+
+K1 = "61040200" + "00" * 12 + "00f00f00" + "00" * 60
+
+
+class Usage(unittest.TestCase):
+    def test_help_and_list(self):
+        code, out, _ = isa("--help")
+        self.assertEqual(code, 0)
+        for word in ("list", "dis", "check", "--json", "--batch", "--strict", "--offsets"):
+            self.assertIn(word, out)
+        code, out, _ = isa("list")
+        self.assertEqual(code, 0)
+        self.assertRegex(out, r"(?m)^nv-sph\s+NVIDIA Shader Program Header")
+
+    def test_usage_errors_exit_2(self):
+        cases = [
+            ((), "missing command"),
+            (("frobnicate",), "unknown command 'frobnicate'"),
+            (("dis", "--hex", "00"), "dis needs --isa NAME"),
+            (("dis", "--isa", "nope", "--hex", "00"), "unknown spec 'nope' (see 'isa list')"),
+            (("dis", "--isa", "nv-sph"), "no input"),
+            (("dis", "--isa", "nv-sph", "--hex", "00", "file.bin"), "give either --hex or a FILE"),
+            (("dis", "--isa", "nv-sph", "--frob"), "unknown option '--frob'"),
+            (("dis", "--isa"), "--isa needs a value"),
+            (("check", "--isa", "nv-sph", "--batch", "-"), "--batch only applies to dis"),
+            (("list", "x"), "list takes no arguments"),
+        ]
+        for args, msg in cases:
+            with self.subTest(args=args):
+                code, out, err = isa(*args)
+                self.assertEqual(code, 2)
+                self.assertIn(msg, err)
+                self.assertEqual(out, "")
+
+
+class BadInput(unittest.TestCase):
+    def test_bad_input_exits_1_with_a_message(self):
+        cases = [
+            (("--hex", "610"), "odd number of hex digits (3): each byte needs two"),
+            (("--hex", "61zz"), "invalid hex character 'z' at position 3"),
+            (("--hex", ""), "empty input: nothing to decode"),
+            (("--hex", "6104"), "offset 0x0: truncated input: Header needs 640 bits at bit 0, 16 available"),
+            (("--hex", "00" * 80), "offset 0x0: no encoding matches: Header: no variant matches (at bit 0)"),
+            (("/nonexistent/x.bin",), "cannot open /nonexistent/x.bin"),
+        ]
+        for args, msg in cases:
+            for cmd in ("dis", "check"):
+                with self.subTest(cmd=cmd, args=args):
+                    code, out, err = isa(cmd, "--isa", "nv-sph", *args)
+                    self.assertEqual(code, 1, err)
+                    self.assertIn(msg if cmd == "dis" or "nothing" not in msg else "empty input", err)
+
+    def test_garbage_never_crashes(self):
+        import random
+        rng = random.Random(5)
+        for n in list(range(0, 100)) + [160, 1000]:
+            data = bytes(rng.getrandbits(8) for _ in range(n))
+            for cmd in ("dis", "check"):
+                code, _, err = isa(cmd, "--isa", "nv-sph", "-", stdin=data)
+                self.assertIn(code, (0, 1), f"{cmd} {n} bytes: {err}")
+                self.assertNotIn("Sanitizer", err)
+
+
+class Output(unittest.TestCase):
+    def test_plain_text(self):
+        code, out, err = isa("dis", "--isa", "nv-sph", "--hex", K1)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out, "CommonWord0: SphType=VTG Version=3 ShaderType=VERTEX SassVersion=1\n"
+                              "CommonWord4: StoreReqStart=255\n")
+
+    def test_file_and_stdin_read_bytes_in_memory_order(self):
+        data = bytes.fromhex(K1)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "k1.bin")
+            with open(path, "wb") as f:
+                f.write(data + b"\x00\x11")
+            code, out_file, err = isa("dis", "--isa", "nv-sph", path)
+            self.assertEqual(code, 0)
+            self.assertIn("2 trailing bytes", err)
+        code, out_stdin, _ = isa("dis", "--isa", "nv-sph", "-", stdin=data)
+        _, out_hex, _ = isa("dis", "--isa", "nv-sph", "--hex", " ".join(K1[i:i + 8] for i in range(0, 160, 8)))
+        self.assertEqual(out_file, out_stdin)
+        self.assertEqual(out_file, out_hex)
+
+    def test_offsets(self):
+        code, out, _ = isa("dis", "--isa", "nv-sph", "--offsets", "--hex", K1)
+        self.assertTrue(out.startswith("0: CommonWord0: "), out)
+
+    def test_json_has_offset_size_name_fields_text(self):
+        for e in corpus("nv-sph"):
+            code, out, err = isa("dis", "--isa", "nv-sph", "--json", "--hex", e["hex"])
+            self.assertEqual(code, 0, err)
+            lines = out.splitlines()
+            self.assertEqual(len(lines), 1)
+            obj = json.loads(lines[0])
+            self.assertEqual(obj["offset"], 0)
+            self.assertEqual(obj["size"], 80)
+            self.assertEqual(obj["name"], e["type"])
+            self.assertEqual(obj["fields"], e["fields"], e["id"])
+            _, text, _ = isa("dis", "--isa", "nv-sph", "--hex", e["hex"])
+            self.assertEqual(obj["text"] + "\n", text)
+
+    def test_batch(self):
+        entries = corpus("nv-sph")
+        lines = [e["hex"] for e in entries] + ["abc", "", "6104"]
+        code, out, err = isa("dis", "--isa", "nv-sph", "--batch", "-", stdin="\n".join(lines) + "\n")
+        self.assertEqual(code, 1, "a bad line makes the exit status 1")
+        results = [json.loads(x) for x in out.splitlines()]
+        self.assertEqual(len(results), len(lines))
+        for e, r in zip(entries, results):
+            self.assertEqual(r["hex"], e["hex"])
+            self.assertTrue(r["ok"])
+            self.assertIsNone(r["error"])
+        for e, r in list(zip(entries, results))[:25]:
+            _, text, _ = isa("dis", "--isa", "nv-sph", "--hex", e["hex"])
+            self.assertEqual(r["text"], text, "batch text is exactly what dis prints")
+        bad = results[-3:]
+        self.assertEqual([r["ok"] for r in bad], [False, False, False])
+        self.assertIn("odd number of hex digits", bad[0]["error"])
+        self.assertIn("empty input", bad[1]["error"])
+        self.assertIn("truncated input", bad[2]["error"])
+        self.assertEqual(bad[2]["text"], "")
+
+
+class Check(unittest.TestCase):
+    def test_exit_status_follows_severity(self):
+        k2b = next(e for e in corpus("nv-sph") if e["id"] == "K2b")
+        code, out, _ = isa("check", "--isa", "nv-sph", "--hex", k2b["hex"])
+        self.assertEqual(code, 0, "warnings alone pass")
+        self.assertEqual(out, "0x0000: warning: CommonWord3.Reserved: reserved bits are set (0xc) [reserved]\n")
+        code, _, _ = isa("check", "--isa", "nv-sph", "--strict", "--hex", k2b["hex"])
+        self.assertEqual(code, 1, "--strict counts warnings")
+        code, out, _ = isa("check", "--isa", "nv-sph", "--hex", K1)
+        self.assertEqual((code, out), (0, ""))
+        bad = bytearray.fromhex(K1)
+        bad[1] |= 0x14  # ShaderType 5 (PIXEL) in a VTG header
+        code, out, _ = isa("check", "--isa", "nv-sph", "--hex", bad.hex())
+        self.assertEqual(code, 1)
+        self.assertIn("error: CommonWord0.SphType: PIXEL shaders use the PS layout (SphType 2), but SphType is VTG "
+                      "[sph-type-matches-shader-type]", out)
+
+    def test_json_findings(self):
+        k2c = next(e for e in corpus("nv-sph") if e["id"] == "K2c")
+        code, out, _ = isa("check", "--isa", "nv-sph", "--json", "--hex", k2c["hex"])
+        found = [json.loads(x) for x in out.splitlines()]
+        self.assertEqual(sorted((f["field"], f["rule"], f["severity"]) for f in found),
+                         [("CommonWord3.Reserved", "reserved", "warning"), ("CommonWord4.Reserved", "reserved", "warning")])
+
+
+if __name__ == "__main__":
+    unittest.main()

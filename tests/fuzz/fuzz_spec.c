@@ -1,0 +1,161 @@
+/*
+ * libFuzzer target for one spec; make fuzz builds it once per spec in
+ * SPECS with -DFUZZ_SPEC='"name"', so a new spec gets a fuzzer for free.
+ *
+ * The first input byte picks what to exercise with the rest:
+ *   even  decode it as a program: every unit is printed, validated, walked,
+ *         encoded (checked) and decoded again, and must keep its fields;
+ *   odd   decode one unit, overwrite every field with values from the
+ *         input, and pack it with the checked encoder: any error status is
+ *         fine, a crash or a silently wrong encoding is not.
+ * ASan and UBSan (built in) catch memory and undefined-behaviour errors.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isagen/isagen.h"
+
+#ifndef FUZZ_SPEC
+#error "build with -DFUZZ_SPEC='\"spec-name\"'"
+#endif
+
+struct digest {
+   uint64_t h;
+   unsigned n;
+};
+
+static void digest_field(void *user, const char *path, const struct isa_field_desc *fd, int64_t v)
+{
+   struct digest *d = (struct digest *)user;
+   (void)fd;
+   for (const char *p = path; *p; p++)
+      d->h = (d->h ^ (unsigned char)*p) * 1099511628211ull;
+   d->h = (d->h ^ (uint64_t)v) * 1099511628211ull;
+   d->n++;
+}
+
+static struct digest digest_of(const struct isa_type_desc *t, const void *obj)
+{
+   struct digest d = {14695981039346656037ull, 0};
+   isa_walk_fields(t, obj, digest_field, &d);
+   return d;
+}
+
+struct setter {
+   const struct isa_type_desc *t;
+   void *obj;
+   const uint8_t *data;
+   size_t size, pos;
+   char paths[512][ISA_PATH_MAX];
+   unsigned n;
+};
+
+static void remember_path(void *user, const char *path, const struct isa_field_desc *fd, int64_t v)
+{
+   struct setter *s = (struct setter *)user;
+   (void)fd;
+   (void)v;
+   if (s->n < 512)
+      snprintf(s->paths[s->n++], ISA_PATH_MAX, "%s", path);
+}
+
+static void exercise_unit(const struct isa_spec *spec, const void *obj, size_t bytes, uint64_t offset,
+                          uint64_t index)
+{
+   const struct isa_type_desc *t = spec->unit;
+   char text[4096];
+   struct isa_out out;
+   struct isa_findings f;
+   struct isa_ctx ctx = {offset, index, (uint64_t)bytes * 8};
+   uint8_t *enc = (uint8_t *)calloc(1, bytes + 64);
+   void *again = calloc(1, t->c_size);
+   size_t bits = 0, bits2 = 0;
+   struct isa_error err;
+   isa_out_buffer(&out, text, sizeof text);
+   t->print(obj, &out, &ctx);
+   memset(&f, 0, sizeof f);
+   t->validate(obj, &f, &ctx, NULL);
+   if (t->encode(obj, enc, bytes + 64, 0, &bits, &err) == ISA_OK) {
+      /* what was decoded re-encodes, and decodes to the same fields */
+      if (t->decode(enc, (bits + 7) / 8, 0, again, &bits2, &err) != ISA_OK ||
+          (f.count[ISA_SEV_ERROR] == 0 && digest_of(t, obj).h != digest_of(t, again).h)) {
+         fprintf(stderr, "fuzz: %s unit %llu does not round-trip\n", spec->name, (unsigned long long)index);
+         abort();
+      }
+   }
+   free(enc);
+   free(again);
+}
+
+static void mode_program(const struct isa_spec *spec, const uint8_t *data, size_t size)
+{
+   void *obj = calloc(1, spec->unit->c_size);
+   size_t off = 0;
+   uint64_t index = 0;
+   while (off < size && (spec->unit_count == 0 || index < spec->unit_count) && index < 256) {
+      size_t n = 0;
+      struct isa_error err;
+      if (isa_decode_unit(spec, data, size, off, obj, &n, &err) != ISA_OK) {
+         char msg[256];
+         isa_error_format(&err, msg, sizeof msg);
+         break;
+      }
+      exercise_unit(spec, obj, n, off, index);
+      off += n;
+      index++;
+      if (spec->stop && spec->stop(obj))
+         break;
+   }
+   free(obj);
+}
+
+static void mode_pack(const struct isa_spec *spec, const uint8_t *data, size_t size)
+{
+   const struct isa_type_desc *t = spec->unit;
+   struct setter *s = (struct setter *)calloc(1, sizeof *s);
+   void *obj = calloc(1, t->c_size), *again = calloc(1, t->c_size);
+   uint8_t enc[4096];
+   size_t n = 0, bits = 0, bits2;
+   struct isa_error err;
+   if (isa_decode_unit(spec, data, size, 0, obj, &n, &err) == ISA_OK) {
+      s->t = t;
+      s->obj = obj;
+      isa_walk_fields(t, obj, remember_path, s);
+      s->pos = n;
+      for (unsigned i = 0; i < s->n && s->pos < size; i++) {
+         int64_t v = 0;
+         size_t k = size - s->pos < 8 ? size - s->pos : 8;
+         memcpy(&v, data + s->pos, k);
+         s->pos += k;
+         if (data[s->pos - 1] & 1)
+            v &= 0xff; /* mostly small values, some huge */
+         isa_field_set(t, obj, s->paths[i], v);
+      }
+      if (t->encode(obj, enc, sizeof enc, 0, &bits, &err) == ISA_OK && t->kind == ISA_T_STRUCT) {
+         /* a checked encode that succeeds wrote exactly the fields */
+         if (t->decode(enc, (bits + 7) / 8, 0, again, &bits2, &err) != ISA_OK ||
+             digest_of(t, obj).h != digest_of(t, again).h) {
+            fprintf(stderr, "fuzz: %s: checked encode accepted fields it did not write\n", spec->name);
+            abort();
+         }
+      }
+   }
+   free(obj);
+   free(again);
+   free(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+   const struct isa_spec *spec = isa_spec_find(FUZZ_SPEC);
+   if (!spec)
+      abort();
+   if (size == 0)
+      return 0;
+   if (data[0] % 2 == 0)
+      mode_program(spec, data + 1, size - 1);
+   else
+      mode_pack(spec, data + 1, size - 1);
+   return 0;
+}

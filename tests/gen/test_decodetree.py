@@ -1,0 +1,60 @@
+"""Decision trees pick the same candidate as trying every candidate in
+priority order, on random candidate sets and random words."""
+import random
+import unittest
+
+from gen.isagenlib import decodetree as D
+
+
+def brute(cands, x):
+    best = None
+    for c in sorted(cands, key=lambda c: (-c.priority, c.order)):
+        if x & c.mask == c.value:
+            return c.index
+    return best or 0
+
+
+def walk(tree, x):
+    if tree[0] == "leaf":
+        _, cands, used = tree
+        for c in cands:
+            m = c.mask & ~used
+            if x & m == c.value & m:
+                return c.index
+        return 0
+    _, runs, groups = tree
+    key = D._key(x, runs)
+    return walk(groups[key], x) if key in groups else 0
+
+
+class Trees(unittest.TestCase):
+    def test_random_sets_match_brute_force(self):
+        rng = random.Random(7)
+        for round_ in range(300):
+            width = rng.choice([8, 16, 40, 70])
+            cands = []
+            for i in range(rng.randint(1, 25)):
+                opmask = rng.choice([0xF, 0x7F, 0xFF, 0x3F0]) & ((1 << width) - 1)
+                extra = rng.getrandbits(width) & rng.getrandbits(width) & rng.getrandbits(width)
+                mask = opmask | extra
+                value = rng.getrandbits(width) & mask
+                cands.append(D.Candidate(i + 1, mask, value, rng.choice([0, 0, 0, 1, 2]), i))
+            tree = D.build(cands)
+            for _ in range(200):
+                x = rng.getrandbits(width)
+                if rng.random() < 0.5:  # bias towards words that match something
+                    c = rng.choice(cands)
+                    x = (x & ~c.mask) | c.value
+                self.assertEqual(walk(tree, x), brute(cands, x), f"round {round_} x={x:#x}")
+
+    def test_emitted_c_always_falls_through_or_returns(self):
+        cands = [D.Candidate(1, 0x7F, 0x0E, 0, 0), D.Candidate(2, 0x7F | 0xFF << 13, 0x0E | 0xFF << 13, 1, 1),
+                 D.Candidate(3, 0xFF, 0x00, 0, 2)]
+        lines = D.emit(D.build(cands))
+        text = "\n".join(lines)
+        self.assertIn("switch", text)
+        self.assertNotIn("case 0xe:\n      return 1;", text, "the priority-1 candidate must be tried first")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,59 @@
+"""Display templates: text, escapes, directives, format splitting, errors."""
+import unittest
+
+from gen.isagenlib import template as T
+from gen.isagenlib import expr as X
+
+
+def kinds(parts):
+    return [type(p).__name__ for p in parts]
+
+
+class Parsing(unittest.TestCase):
+    def test_text_and_escapes(self):
+        parts = T.parse("a\\tb\\n{{x}}\\\\")
+        self.assertEqual(kinds(parts), ["Text"])
+        self.assertEqual(parts[0].text, "a\tb\n{x}\\")
+
+    def test_substitution_and_formats(self):
+        parts = T.parse("mov {dest}{mask:04b} {idx:6d} {op:Opcode} {a ? b : c} {E::V:x}")
+        subs = [p for p in parts if isinstance(p, T.Subst)]
+        self.assertEqual([s.fmt for s in subs], [None, "04b", "6d", "Opcode", None, "x"])
+        self.assertIsInstance(subs[4].node, X.Cond)
+        self.assertIsInstance(subs[5].node, X.EnumConst)
+
+    def test_conditionals_and_loops(self):
+        parts = T.parse("{if a}A{elif b}B{else}C{end}{for i in 0..n}[{i}]{end}")
+        self.assertEqual(kinds(parts), ["If", "For"])
+        self.assertEqual(len(parts[0].branches), 2)
+        self.assertEqual(parts[0].otherwise[0].text, "C")
+        self.assertEqual(parts[1].var, "i")
+
+    def test_positions_point_into_the_template(self):
+        parts = T.parse("xx {foo + 1}")
+        self.assertEqual(parts[1].node.a.pos, 4)  # foo
+        self.assertEqual(parts[1].node.pos, 8)  # the operator
+
+    def test_errors(self):
+        cases = [
+            ("{if a}x", 0, "{if} without {end}"),
+            ("x}", 1, "'}' without '{' (write '}}' for a literal brace)"),
+            ("{a", 0, "'{' without a closing '}'"),
+            ("a\nb", 1, "raw newline in a template (write \\n)"),
+            ("\\q", 0, "unknown escape '\\q' (use \\n, \\t or \\\\)"),
+            ("{else}", 0, "{else} without a matching {if}"),
+            ("{end}", 0, "{end} without {if} or {for}"),
+            ("{}", 0, "empty '{}' (write '{{' for a literal brace)"),
+            ("{a:%d}", 3, "bad format '%d'"),
+            ("ab {1 +}", 7, "expected a value, found end of expression"),
+            ("{for i 0..3}{end}", 0, "expected {for NAME in LO..HI}"),
+        ]
+        for text, pos, msg in cases:
+            with self.subTest(text=text):
+                with self.assertRaises(T.TemplateError) as cm:
+                    T.parse(text)
+                self.assertEqual((cm.exception.pos, cm.exception.message), (pos, msg))
+
+
+if __name__ == "__main__":
+    unittest.main()
