@@ -78,6 +78,17 @@ Test(toy_bundle, packing_computes_the_control_word)
    cr_assert(d.has_alu0 && !d.has_alu1 && !d.has_load && d.has_k);
    cr_assert_eq(d.ctrl.count, 2);
    cr_assert_str_eq(print_unit(&toy_bundle_Bundle_desc, &d, text, sizeof text), "add r1, r2; const 1.000000; stop");
+   /* a signed fixed-point field: -1.5 is -24 sixteenths, 7 bits at 10..16 */
+   b.ctrl.bias = -24;
+   cr_assert_eq(toy_bundle_Bundle_pack_checked(&b, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(isa_load_le32(out), 0x262u | (uint32_t)(-24 & 0x7f) << 10);
+   cr_assert_eq(toy_bundle_Bundle_unpack(out, size, &d, &err), ISA_OK);
+   cr_assert_eq(d.ctrl.bias, -24);
+   cr_assert_str_eq(print_unit(&toy_bundle_Bundle_desc, &d, text, sizeof text),
+                    "add r1, r2; const 1.000000; bias -1.5; stop");
+   b.ctrl.bias = 64; /* 4.0 does not fit 7 signed bits of sixteenths */
+   cr_assert_eq(toy_bundle_Bundle_pack_checked(&b, out, sizeof out, &size, &err), ISA_ERR_RANGE);
+   cr_assert_str_eq(err.field, "bias");
 }
 
 Test(toy_bundle, a_count_that_disagrees_with_the_units_is_an_error)
