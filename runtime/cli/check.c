@@ -36,8 +36,7 @@ int cmd_check(const struct options *o)
    struct sink sink;
    struct isa_findings findings;
    void *obj;
-   size_t off = 0;
-   uint64_t index = 0;
+   struct isa_cursor cur;
    int status = EXIT_OK;
    if (!load_input(o, &in))
       return EXIT_INVALID;
@@ -57,27 +56,24 @@ int cmd_check(const struct options *o)
       fprintf(stderr, "isa: %s: empty input: nothing to check\n", spec->name);
       status = EXIT_INVALID;
    }
-   while (off < in.len && (spec->unit_count == 0 || index < spec->unit_count)) {
+   isa_cursor_init(&cur, spec, in.data, in.len);
+   for (;;) {
       struct isa_error err;
       struct isa_ctx ctx;
-      size_t size = 0;
+      int r;
       isa_error_clear(&err);
-      if (isa_decode_unit(spec, in.data, in.len, off, obj, &size, &err)) {
+      r = isa_cursor_next(&cur, obj, &ctx, &err);
+      if (r == 0)
+         break;
+      if (r < 0) {
          char msg[512];
-         describe_error(spec, off, &err, msg, sizeof msg);
+         describe_error(spec, cur.offset, &err, msg, sizeof msg);
          fflush(stdout);
          fprintf(stderr, "isa: %s: %s\n", spec->name, msg);
          status = EXIT_INVALID;
          break;
       }
-      ctx.offset = off;
-      ctx.index = index;
-      ctx.size = (uint64_t)size * 8;
       spec->unit->validate(obj, &findings, &ctx, NULL);
-      off += size;
-      index++;
-      if (spec->stop && spec->stop(obj))
-         break;
    }
    fflush(stdout);
    free(obj);

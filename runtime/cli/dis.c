@@ -71,8 +71,7 @@ int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_
 {
    void *obj = calloc(1, spec->unit->c_size);
    char *text = json ? (char *)malloc(TEXT_CAP) : NULL;
-   size_t off = 0;
-   uint64_t index = 0;
+   struct isa_cursor cur;
    int status = ISA_OK;
    *consumed = 0;
    if (!obj || (json && !text)) {
@@ -85,21 +84,20 @@ int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_
       snprintf(msg, msgsize, "empty input: nothing to decode");
       status = ISA_ERR_TRUNCATED;
    }
-   while (status == ISA_OK && off < in->len && (spec->unit_count == 0 || index < spec->unit_count)) {
+   isa_cursor_init(&cur, spec, in->data, in->len);
+   while (status == ISA_OK) {
       struct isa_error err;
       struct isa_ctx ctx;
-      size_t size = 0;
       int r;
       isa_error_clear(&err);
-      r = isa_decode_unit(spec, in->data, in->len, off, obj, &size, &err);
-      if (r) {
-         describe_error(spec, off, &err, msg, msgsize);
+      r = isa_cursor_next(&cur, obj, &ctx, &err);
+      if (r == 0)
+         break;
+      if (r < 0) {
+         describe_error(spec, cur.offset, &err, msg, msgsize);
          status = r;
          break;
       }
-      ctx.offset = off;
-      ctx.index = index;
-      ctx.size = (uint64_t)size * 8;
       if (json) {
          print_json(spec, obj, &ctx, out, text);
       } else {
@@ -107,17 +105,13 @@ int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_
             if (spec->prefix)
                spec->prefix(out, &ctx);
             else
-               isa_out_fmt(out, "%llx: ", (unsigned long long)off);
+               isa_out_fmt(out, "%llx: ", (unsigned long long)ctx.offset);
          }
          spec->unit->print(obj, out, &ctx);
          isa_out_char(out, '\n');
       }
-      off += size;
-      index++;
-      if (spec->stop && spec->stop(obj))
-         break;
    }
-   *consumed = off;
+   *consumed = cur.offset;
    free(obj);
    free(text);
    return status;

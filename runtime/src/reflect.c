@@ -528,25 +528,3 @@ void isa_dump(const struct isa_type_desc *t, const void *obj, struct isa_out *ou
    if (!d.lines)
       isa_out_str(out, "(all fields zero)");
 }
-
-/* ---- programs -------------------------------------------------------------- */
-
-int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len, size_t offset,
-                    void *obj, size_t *size, struct isa_error *err)
-{
-   size_t bits = 0;
-   int r;
-   if (offset > len)
-      return isa_fail(err, ISA_ERR_ARG, spec->unit->name, 0, "offset past the end of the input");
-   r = spec->unit->decode(buf, len, offset * 8, obj, &bits, err);
-   if (r)
-      return r;
-   if (bits % 8 || bits == 0) {
-      isa_fail(err, ISA_ERR_SIZE, spec->unit->name, 0, "a unit must be a whole number of bytes");
-      if (err)
-         err->value = (int64_t)bits;
-      return ISA_ERR_SIZE;
-   }
-   *size = bits / 8;
-   return ISA_OK;
-}

@@ -65,6 +65,17 @@ static void bools16(uint32_t bits, bool *const dst[16])
       *dst[i] = (bits >> i) & 1;
 }
 
+/* the ImapSystemValuesC row is the same 16 bits in both layouts */
+static void imap_sysvals_c(uint32_t x, struct nv_sph_ImapSystemValuesC *s)
+{
+   s->ImapClipDistance0 = x & 1, s->ImapClipDistance1 = (x >> 1) & 1, s->ImapClipDistance2 = (x >> 2) & 1;
+   s->ImapClipDistance3 = (x >> 3) & 1, s->ImapClipDistance4 = (x >> 4) & 1, s->ImapClipDistance5 = (x >> 5) & 1;
+   s->ImapClipDistance6 = (x >> 6) & 1, s->ImapClipDistance7 = (x >> 7) & 1, s->ImapPointSpriteS = (x >> 8) & 1;
+   s->ImapPointSpriteT = (x >> 9) & 1, s->ImapFogCoordinate = (x >> 10) & 1, s->Reserved = (x >> 11) & 1;
+   s->ImapTessellationEvaluationPointU = (x >> 12) & 1, s->ImapTessellationEvaluationPointV = (x >> 13) & 1;
+   s->ImapInstanceId = (x >> 14) & 1, s->ImapVertexId = (x >> 15) & 1;
+}
+
 static void unpack_vtg(const uint32_t *w, struct nv_sph_Header *h)
 {
    struct nv_sph_Header_VTG *v = &h->u.VTG;
@@ -98,16 +109,7 @@ static void unpack_vtg(const uint32_t *w, struct nv_sph_Header *h)
       bools16(w[10], ic);
       bools16(w[17] >> 16, oc);
    }
-   {
-      struct nv_sph_ImapSystemValuesC *s = &v->ImapSystemValuesC;
-      uint32_t x = w[10] >> 16;
-      s->ImapClipDistance0 = x & 1, s->ImapClipDistance1 = (x >> 1) & 1, s->ImapClipDistance2 = (x >> 2) & 1;
-      s->ImapClipDistance3 = (x >> 3) & 1, s->ImapClipDistance4 = (x >> 4) & 1, s->ImapClipDistance5 = (x >> 5) & 1;
-      s->ImapClipDistance6 = (x >> 6) & 1, s->ImapClipDistance7 = (x >> 7) & 1, s->ImapPointSpriteS = (x >> 8) & 1;
-      s->ImapPointSpriteT = (x >> 9) & 1, s->ImapFogCoordinate = (x >> 10) & 1, s->Reserved = (x >> 11) & 1;
-      s->ImapTessellationEvaluationPointU = (x >> 12) & 1, s->ImapTessellationEvaluationPointV = (x >> 13) & 1;
-      s->ImapInstanceId = (x >> 14) & 1, s->ImapVertexId = (x >> 15) & 1;
-   }
+   imap_sysvals_c(w[10] >> 16, &v->ImapSystemValuesC);
    {
       struct nv_sph_OmapSystemValuesC *s = &v->OmapSystemValuesC;
       uint32_t x = w[18];
@@ -168,16 +170,7 @@ static void unpack_ps(const uint32_t *w, struct nv_sph_Header *h)
       c->ImapColorSpecularBlue = (enum nv_sph_PixelImap)((x >> 12) & 3);
       c->ImapColorSpecularAlpha = (enum nv_sph_PixelImap)((x >> 14) & 3);
    }
-   {
-      struct nv_sph_ImapSystemValuesC *s = &p->ImapSystemValuesC;
-      uint32_t x = w[14] >> 16;
-      s->ImapClipDistance0 = x & 1, s->ImapClipDistance1 = (x >> 1) & 1, s->ImapClipDistance2 = (x >> 2) & 1;
-      s->ImapClipDistance3 = (x >> 3) & 1, s->ImapClipDistance4 = (x >> 4) & 1, s->ImapClipDistance5 = (x >> 5) & 1;
-      s->ImapClipDistance6 = (x >> 6) & 1, s->ImapClipDistance7 = (x >> 7) & 1, s->ImapPointSpriteS = (x >> 8) & 1;
-      s->ImapPointSpriteT = (x >> 9) & 1, s->ImapFogCoordinate = (x >> 10) & 1, s->Reserved = (x >> 11) & 1;
-      s->ImapTessellationEvaluationPointU = (x >> 12) & 1, s->ImapTessellationEvaluationPointV = (x >> 13) & 1;
-      s->ImapInstanceId = (x >> 14) & 1, s->ImapVertexId = (x >> 15) & 1;
-   }
+   imap_sysvals_c(w[14] >> 16, &p->ImapSystemValuesC);
    for (unsigned i = 0; i < 10; i++) {
       uint32_t x = w[15 + i / 4] >> (8 * (i % 4));
       p->ImapFixedFncTexture[i].ImapS = (enum nv_sph_PixelImap)(x & 3);
@@ -234,6 +227,16 @@ static uint32_t bools16_pack(const bool *const src[16])
    return x;
 }
 
+static uint32_t imap_sysvals_c_pack(const struct nv_sph_ImapSystemValuesC *s)
+{
+   return u(s->ImapClipDistance0, 0) | u(s->ImapClipDistance1, 1) | u(s->ImapClipDistance2, 2) |
+          u(s->ImapClipDistance3, 3) | u(s->ImapClipDistance4, 4) | u(s->ImapClipDistance5, 5) |
+          u(s->ImapClipDistance6, 6) | u(s->ImapClipDistance7, 7) | u(s->ImapPointSpriteS, 8) |
+          u(s->ImapPointSpriteT, 9) | u(s->ImapFogCoordinate, 10) | u(s->Reserved, 11) |
+          u(s->ImapTessellationEvaluationPointU, 12) | u(s->ImapTessellationEvaluationPointV, 13) |
+          u(s->ImapInstanceId, 14) | u(s->ImapVertexId, 15);
+}
+
 static void pack_vtg(const struct nv_sph_Header_VTG *v, uint32_t *w)
 {
    for (unsigned i = 0; i < 32; i++) {
@@ -265,16 +268,7 @@ static void pack_vtg(const struct nv_sph_Header_VTG *v, uint32_t *w)
       w[10] |= bools16_pack(ic);
       w[17] |= bools16_pack(oc) << 16;
    }
-   {
-      const struct nv_sph_ImapSystemValuesC *s = &v->ImapSystemValuesC;
-      w[10] |= (u(s->ImapClipDistance0, 0) | u(s->ImapClipDistance1, 1) | u(s->ImapClipDistance2, 2) |
-                u(s->ImapClipDistance3, 3) | u(s->ImapClipDistance4, 4) | u(s->ImapClipDistance5, 5) |
-                u(s->ImapClipDistance6, 6) | u(s->ImapClipDistance7, 7) | u(s->ImapPointSpriteS, 8) |
-                u(s->ImapPointSpriteT, 9) | u(s->ImapFogCoordinate, 10) | u(s->Reserved, 11) |
-                u(s->ImapTessellationEvaluationPointU, 12) | u(s->ImapTessellationEvaluationPointV, 13) |
-                u(s->ImapInstanceId, 14) | u(s->ImapVertexId, 15))
-               << 16;
-   }
+   w[10] |= imap_sysvals_c_pack(&v->ImapSystemValuesC) << 16;
    {
       const struct nv_sph_OmapSystemValuesC *s = &v->OmapSystemValuesC;
       w[18] |= u(s->OmapClipDistance0, 0) | u(s->OmapClipDistance1, 1) | u(s->OmapClipDistance2, 2) |
@@ -323,16 +317,7 @@ static void pack_ps(const struct nv_sph_Header_PS *p, uint32_t *w)
                u(c->ImapColorSpecularGreen & 3, 10) | u(c->ImapColorSpecularBlue & 3, 12) |
                u(c->ImapColorSpecularAlpha & 3, 14);
    }
-   {
-      const struct nv_sph_ImapSystemValuesC *s = &p->ImapSystemValuesC;
-      w[14] |= (u(s->ImapClipDistance0, 0) | u(s->ImapClipDistance1, 1) | u(s->ImapClipDistance2, 2) |
-                u(s->ImapClipDistance3, 3) | u(s->ImapClipDistance4, 4) | u(s->ImapClipDistance5, 5) |
-                u(s->ImapClipDistance6, 6) | u(s->ImapClipDistance7, 7) | u(s->ImapPointSpriteS, 8) |
-                u(s->ImapPointSpriteT, 9) | u(s->ImapFogCoordinate, 10) | u(s->Reserved, 11) |
-                u(s->ImapTessellationEvaluationPointU, 12) | u(s->ImapTessellationEvaluationPointV, 13) |
-                u(s->ImapInstanceId, 14) | u(s->ImapVertexId, 15))
-               << 16;
-   }
+   w[14] |= imap_sysvals_c_pack(&p->ImapSystemValuesC) << 16;
    for (unsigned i = 0; i < 10; i++) {
       const struct nv_sph_ImapPixelTexture *t = &p->ImapFixedFncTexture[i];
       w[15 + i / 4] |= (u(t->ImapS & 3, 0) | u(t->ImapT & 3, 2) | u(t->ImapR & 3, 4) | u(t->ImapQ & 3, 6))

@@ -91,21 +91,16 @@ static void exercise_unit(const struct isa_spec *spec, const void *obj, size_t b
 static void mode_program(const struct isa_spec *spec, const uint8_t *data, size_t size)
 {
    void *obj = calloc(1, spec->unit->c_size);
-   size_t off = 0;
-   uint64_t index = 0;
-   while (off < size && (spec->unit_count == 0 || index < spec->unit_count) && index < 256) {
-      size_t n = 0;
-      struct isa_error err;
-      if (isa_decode_unit(spec, data, size, off, obj, &n, &err) != ISA_OK) {
-         char msg[256];
-         isa_error_format(&err, msg, sizeof msg);
-         break;
-      }
-      exercise_unit(spec, obj, n, off, index);
-      off += n;
-      index++;
-      if (spec->stop && spec->stop(obj))
-         break;
+   struct isa_cursor cur;
+   struct isa_ctx ctx;
+   struct isa_error err;
+   int r = 0;
+   isa_cursor_init(&cur, spec, data, size);
+   while (cur.index < 256 && (r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0)
+      exercise_unit(spec, obj, ctx.size / 8, ctx.offset, ctx.index);
+   if (r < 0) {
+      char msg[256];
+      isa_error_format(&err, msg, sizeof msg); /* error text for any failure */
    }
    free(obj);
 }

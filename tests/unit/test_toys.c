@@ -158,20 +158,30 @@ Test(toy_bundle, programs_follow_the_count_chain_and_stop)
    /* two one-word bundles (units 0) and a third after the stop */
    const uint8_t prog[12] = {0x01, 0, 0, 0, 0x21, 0, 0, 0, 0x01, 0, 0, 0};
    struct toy_bundle_Bundle b;
-   size_t off = 0, size;
    unsigned n = 0;
    struct isa_error err;
    char text[64];
    struct isa_out o;
-   while (off < sizeof prog) {
-      cr_assert_eq(isa_decode_unit(&toy_bundle_spec, prog, sizeof prog, off, &b, &size, &err), ISA_OK);
+   struct isa_cursor cur;
+   struct isa_ctx ctx;
+   int r;
+   isa_cursor_init(&cur, &toy_bundle_spec, prog, sizeof prog);
+   while ((r = isa_cursor_next(&cur, &b, &ctx, &err)) > 0) {
+      cr_assert_eq(ctx.offset, 4u * n);
+      cr_assert_eq(ctx.size, 32u);
       n++;
-      off += size;
-      if (toy_bundle_spec.stop(&b))
-         break;
    }
-   cr_assert_eq(n, 2u);
-   struct isa_ctx ctx = {8, 2, 32};
+   cr_assert_eq(r, 0);
+   cr_assert_eq(n, 2u, "the stop bit of the second bundle ends the program");
+   cr_assert_eq(cur.offset, 8u);
+   /* a truncated third bundle: the cursor reports it where it starts */
+   const uint8_t cut[6] = {0x01, 0, 0, 0, 0x02, 0};
+   isa_cursor_init(&cur, &toy_bundle_spec, cut, sizeof cut);
+   cr_assert_eq(isa_cursor_next(&cur, &b, &ctx, &err), 1);
+   cr_assert_eq(isa_cursor_next(&cur, &b, &ctx, &err), ISA_ERR_TRUNCATED);
+   cr_assert_eq(cur.offset, 4u);
+   cr_assert_eq(isa_cursor_next(&cur, &b, &ctx, &err), 0, "nothing after an error");
+   ctx.offset = 8, ctx.index = 2, ctx.size = 32;
    isa_out_buffer(&o, text, sizeof text);
    toy_bundle_spec.prefix(&o, &ctx);
    cr_assert_str_eq(text, "@     2: ");

@@ -252,6 +252,29 @@ const struct isa_spec *isa_spec_find(const char *name);
 int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len, size_t offset,
                     void *obj, size_t *size, struct isa_error *err);
 
+/* Walking a program unit by unit, as the spec's <stream> says (a fixed
+ * count of units, or until the input ends or a unit says stop):
+ *
+ *   struct isa_cursor c;
+ *   isa_cursor_init(&c, spec, buf, len);
+ *   while ((r = isa_cursor_next(&c, obj, &ctx, &err)) > 0)
+ *      ... obj is the unit at ctx.offset ...
+ *   if (r < 0) ... err says why decoding stopped at c.offset ...
+ */
+struct isa_cursor {
+   const struct isa_spec *spec;
+   const uint8_t *buf;
+   size_t len;
+   size_t offset;  /* where the next unit starts */
+   uint64_t index; /* units decoded so far */
+   bool done;
+};
+
+void isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len);
+/* 1: the next unit is in obj and ctx; 0: the program is over; < 0: a
+ * status (and err) when the unit at c->offset does not decode. */
+int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct isa_error *err);
+
 #ifdef __cplusplus
 }
 #endif
