@@ -187,7 +187,7 @@ class Builder:
             f.default = self.integer(el, "default")
             f.expect = self.integer(el, "expect")
             f.expect_severity = el.get("expect-severity", "warning")
-            f.format = el.get("format", "dec")
+            f.format = el.get("format", "hex" if el.get("type") == "hex" else "dec")
         elif role == "fixed":
             f.value = self.integer(el, "value")
             f.format = "hex"

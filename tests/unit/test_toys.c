@@ -258,6 +258,31 @@ Test(toy_varlen, operands_and_priorities)
    cr_assert_eq(toy_varlen_Instr_unpack(junk, 4, &d, &err), ISA_ERR_NO_MATCH);
 }
 
+Test(toy_varlen, fallback_variant_and_must_be_one_bits)
+{
+   struct toy_varlen_Instr d;
+   struct isa_error err;
+   char text[100];
+   uint8_t out[4];
+   size_t size;
+   const uint8_t discard[2] = {0x01, 0xff}, jump[2] = {0x01, 0x2a};
+   cr_assert_eq(toy_varlen_Instr_unpack(discard, 2, &d, &err), ISA_OK);
+   cr_assert_eq(d.u.Flow.variant, TOY_VARLEN_FLOW_DISCARD);
+   cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "discard");
+   cr_assert_eq(toy_varlen_Instr_unpack(jump, 2, &d, &err), ISA_OK);
+   cr_assert_eq(d.u.Flow.variant, TOY_VARLEN_FLOW_JUMP, "whatever discard does not take is a jump");
+   cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "jump 0x2a", "type hex prints hex");
+   d.u.Flow.u.jump.target = 0xff; /* that would read back as a discard */
+   cr_assert_eq(toy_varlen_Instr_pack_checked(&d, out, sizeof out, &size, &err), ISA_ERR_INCONSISTENT);
+   /* nop: bit 8 must be one */
+   const uint8_t good[2] = {0x00, 0x01}, bad[2] = {0x00, 0x00};
+   cr_assert_eq(toy_varlen_Instr_unpack(good, 2, &d, &err), ISA_OK);
+   cr_assert_eq(check_unit(&toy_varlen_Instr_desc, &d).n, 0u);
+   cr_assert_eq(toy_varlen_Instr_unpack(bad, 2, &d, &err), ISA_OK);
+   cr_assert_str_eq(check_unit(&toy_varlen_Instr_desc, &d).text,
+                    "error mbo one: must-be-one bits are clear (0x0, expected 0x1)\n");
+}
+
 /* ---- toy-tokens: follow-up tokens, counts, nested sequences --------- */
 
 Test(toy_tokens, encoding_fills_in_counts_and_flags)
