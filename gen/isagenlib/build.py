@@ -11,10 +11,10 @@ import textwrap
 from . import expr as X
 from . import template as T
 from .diag import Diagnostics
-from .model import (BUILTIN_TYPES, Alt, Case, Choice, Derive, Display, Enum,
-                    EnumValue, Field, Item, Match, Operand, Rule, Sequence,
-                    Source, Spec, Stream, Struct, TypeRef, Use, Variant,
-                    upper_snake)
+from .model import (BUILTIN_TYPES, Alt, Case, Choice, Container, Derive, Display,
+                    Enum, EnumValue, Field, Item, Let, Match, Operand, Property,
+                    Rule, Sequence, Source, Spec, Stream, Struct, TypeRef, Use,
+                    Variant, upper_snake)
 
 _PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")
 
@@ -116,6 +116,11 @@ class Builder:
         for el in root:
             if not isinstance(el.tag, str):
                 continue
+            if el.tag == "container":
+                chunks = [(c.get("id"), self.integer(c, "skip") or 0) for c in el.findall("chunk")]
+                spec.containers.append(Container(el.get("name"), el.get("magic"), el.get("layout"), chunks,
+                                                 doc_text(el), self.loc(el)))
+                continue
             if el.tag == "enum":
                 e = self.enum(el)
                 if declare("enum", el, e):
@@ -132,6 +137,12 @@ class Builder:
         stop, stop_loc = self.parse_expr(st, "stop")
         spec.stream = Stream(st.get("unit"), self.integer(st, "count"), st.get("stop"),
                              self.loc(st), stop_loc, stop=stop)
+        if st.get("separator") is not None:
+            sloc = self.aloc(st, "separator", 0)
+            parts = self.parse_template(st.get("separator"), sloc, "separator") or []
+            if any(not isinstance(p, T.Text) for p in parts):
+                self.error(sloc, "a separator is plain text (escapes allowed, no {...})")
+            spec.stream.separator = "".join(p.text for p in parts if isinstance(p, T.Text))
         if st.get("prefix") is not None:
             ploc = self.aloc(st, "prefix", 0)
             spec.stream.prefix_text, spec.stream.prefix_loc = st.get("prefix"), ploc
@@ -143,6 +154,12 @@ class Builder:
     def enum(self, el):
         values, names, nums = [], {}, {}
         e = Enum(el.get("name"), self.integer(el, "width"), values, doc_text(el), self.src(el), self.loc(el))
+        for p in el.findall("property"):
+            if e.property_named(p.get("name")):
+                self.error(self.aloc(p, "name"), f"duplicate property '{p.get('name')}' of enum '{e.name}'")
+                continue
+            e.properties.append(Property(p.get("name"), self.integer(p, "default") or 0,
+                                         self.integer(p, "unnamed") or 0, doc_text(p), self.loc(p)))
         for v in el.findall("value"):
             name, num = v.get("name"), self.integer(v, "value")
             if name in names:
@@ -156,6 +173,14 @@ class Builder:
             names[name] = True
             nums[num] = name
             ev = EnumValue(name, num, v.get("display", name), doc_text(v), self.src(v), self.loc(v))
+            for attr in v.attrib:
+                if attr in ("name", "value", "display", "src"):
+                    continue
+                if e.property_named(attr) is None:
+                    known = ", ".join(p.name for p in e.properties) or "none declared"
+                    self.error(self.aloc(v, attr), f"'{attr}' is not a property of enum '{e.name}' (properties: {known})")
+                    continue
+                ev.props[attr] = self.integer(v, attr)
             values.append(ev)
         return e
 
@@ -228,8 +253,13 @@ class Builder:
         d.parts = self.parse_template(text, tloc, "display")
         return d
 
+    def let(self, el):
+        value, vloc = self.parse_expr(el, "value")
+        return Let(el.get("name"), el.get("value"), self.loc(el), vloc, doc_text(el), self.src(el), value=value)
+
     def members(self, el, owner):
         members, rules, displays = [], [], []
+        owner.lets, owner.operands = [], []
         for c in el:
             if not isinstance(c.tag, str):
                 continue
@@ -237,6 +267,12 @@ class Builder:
                 members.append(self.field_like(c, owner))
             elif c.tag == "use":
                 members.append(self.use(c, owner))
+            elif c.tag == "let":
+                owner.lets.append(self.let(c))
+            elif c.tag == "operand":
+                op = self.operand(c)
+                op.owner = owner
+                owner.operands.append(op)
             elif c.tag == "rule":
                 rules.append(self.rule(c))
             elif c.tag == "display":
@@ -257,6 +293,7 @@ class Builder:
         s = Struct(el.get("name"), self.integer(el, "bits"), el.get("length"),
                    self.integer(el, "min-length"), [], [], [], [], doc_text(el), self.src(el), self.loc(el))
         s.element = el
+        s.overlay = el.get("overlay") == "true"
         s.members, s.rules, s.displays = self.members(el, s)
         s.length, s.length_loc = self.parse_expr(el, "length")
         names = {}
@@ -301,6 +338,8 @@ class Builder:
                 if it.max is not None and it.count_text is None:
                     self.error(self.aloc(c, "max"), "max only applies to counted items")
                 items.append(it)
+            elif c.tag == "let":
+                seq.lets.append(self.let(c))
             elif c.tag == "derive":
                 value, vloc = self.parse_expr(c, "value")
                 d = Derive(c.get("field"), c.get("value"), self.loc(c), self.aloc(c, "field", 0), vloc,
@@ -366,6 +405,8 @@ class Builder:
         for e in spec.enums:
             e.c_type = f"enum {prefix}_{e.name}"
             e.c_name_fn = f"{prefix}_{e.name}_name"
+            for p in e.properties:
+                p.c_fn = f"{prefix}_{e.name}_{p.name}"
             for v in e.values:
                 v.c_name = f"{PREFIX}_{upper_snake(e.name)}_{upper_snake(v.name)}"
                 if v.c_name in cnames:
@@ -382,7 +423,9 @@ class Builder:
                             self.error(self.aloc(m.element, "type"),
                                        f"field '{m.name}' cannot hold {m.type.kind} '{m.type.name}': fields have fixed positions (use a <sequence> item)")
                     elif isinstance(m, Use):
-                        m.operand = ops.get(m.operand_name)
+                        local = {o.name: o for o in t.operands}
+                        local.update({o.name: o for v in t.variants for o in v.operands if m.owner is v})
+                        m.operand = local.get(m.operand_name) or ops.get(m.operand_name)
                         if m.operand is None:
                             self.error(m.loc, f"unknown operand '{m.operand_name}'")
                         elif len(m.args) != len(m.operand.params):

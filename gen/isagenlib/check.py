@@ -99,6 +99,8 @@ class Checker:
         except X.ExprError as e:
             self.error(loc.shifted(e.pos), f"in {what}: {e.message}")
             return False
+        if want is None:
+            return True
         if want == "int" and node.type != "int":
             self.error(loc.shifted(node.pos), f"in {what}: the value must be an integer")
             return False
@@ -123,12 +125,19 @@ class Checker:
                             p.fmt_enum = e
                 if p.node.type == "agg" and p.fmt:
                     self.error(loc.shifted(p.fmt_pos), f"in {what}: a struct or operand prints with its own display; drop ':{p.fmt}'")
+                ref = getattr(p.node, "ref", None)
+                if ref is not None and ref.type == "agg" and ref.agg is not None and not isinstance(p.node, X.Path):
+                    pass
             elif isinstance(p, T.If):
                 for cond, body in p.branches:
                     self.expr(cond, scope, loc, what)
                     self.template(body, scope, loc, what)
                 if p.otherwise:
                     self.template(p.otherwise, scope, loc, what)
+            elif isinstance(p, T.List):
+                for cond, body in p.items:
+                    self.expr(cond, scope, loc, what)
+                    self.template(body, scope, loc, what)
             elif isinstance(p, T.For):
                 self.expr(p.lo, scope, loc, what)
                 self.expr(p.hi, scope, loc, what)
@@ -286,7 +295,11 @@ class Checker:
         self.check_patterns([(v, v.priority if not v.fallback else -(1 << 62), v.explicit_priority or v.fallback, v.patterns)
                              for v in s.variants], "variants", f"struct '{s.name}'")
         # expressions
+        if s.overlay:
+            for v in s.variants:
+                v.path_named = True  # every view is listed under its own name
         scope = StructScope(spec, s)
+        self.lets_and_operands(s, s.lets, s.operands, scope)
         if s.length is not None:
             self.expr(s.length, scope, s.length_loc, "length")
             if s.min_length is None:
@@ -295,12 +308,25 @@ class Checker:
         self.rules_and_displays(s.rules, s.displays, scope)
         for v in s.variants:
             vscope = StructScope(spec, s, variant=v)
+            self.lets_and_operands(v, v.lets, v.operands, vscope, extra=s.members + s.lets)
             if v.length is not None:
                 self.expr(v.length, vscope, v.length_loc, "length")
                 if s.min_length is None:
                     self.error(v.loc, f"variant '{v.name}' has a length, so struct '{s.name}' needs min-length")
             self.uses(v.uses, vscope)
             self.rules_and_displays(v.rules, v.displays, vscope)
+
+    def lets_and_operands(self, owner, lets, operands, scope, extra=()):
+        names = {m.name: m for m in list(getattr(owner, "members", [])) + list(extra)}
+        for lt in lets:
+            if lt.name in names:
+                self.error(lt.loc, f"<let> '{lt.name}' has the name of a field")
+            if lt.name in C_KEYWORDS:
+                self.error(lt.loc, f"'{lt.name}' is a C or C++ keyword; choose another name")
+            names[lt.name] = lt
+            self.expr(lt.value, scope, lt.value_loc, f"<let> '{lt.name}'", want=None)
+        for o in operands:
+            self.operand(o)
 
     def coverage(self, s, covered, variant):
         missing = [b for b in range(s.bits) if b not in covered]
@@ -489,6 +515,7 @@ class Checker:
             if isinstance(t, Struct) and t.variable_length and it.count is not None:
                 pass
         allscope = SequenceScope(spec, seq)
+        self.lets_and_operands(seq, seq.lets, [], allscope, extra=seq.items)
         if seq.size is not None:
             self.expr(seq.size, allscope, seq.size_loc, "size")
         for d in seq.derives:
@@ -549,6 +576,8 @@ class Checker:
 
     def operand(self, o):
         scope = OperandScope(self.spec, o)
+        if len(set(o.params)) != len(o.params):
+            return
         for i, c in enumerate(o.cases):
             if c.when is not None:
                 self.expr(c.when, scope, c.when_loc, "when")

@@ -108,6 +108,10 @@ class CGen:
     # for the templates
     Leaf, FixedBits, Nested = Leaf, FixedBits, Nested
     c_string = staticmethod(c_string)
+
+    @staticmethod
+    def c_int(v):
+        return X.to_c(X.Num(v, 0))
     c_comment = staticmethod(c_comment)
     upper_snake = staticmethod(upper_snake)
 
@@ -152,7 +156,38 @@ class CGen:
         return f"{self.prefix}_{t.name}_desc"
 
     def op_fn(self, o, what):
-        return f"{self.prefix}_operand_{o.name}_{what}"
+        from .model import Variant
+        owner = o.owner
+        if owner is None:
+            return f"{self.prefix}_operand_{o.name}_{what}"
+        if isinstance(owner, Variant):
+            return f"{self.prefix}_{owner.owner.name}_{owner.name}_operand_{o.name}_{what}"
+        return f"{self.prefix}_{owner.name}_operand_{o.name}_{what}"
+
+    def op_params(self, o):
+        """C parameters of an operand's functions (after `out`)."""
+        from .model import Variant
+        ps = ["const struct isa_ctx *ctx"]
+        if o.owner is not None:
+            t = o.owner.owner if isinstance(o.owner, Variant) else o.owner
+            ps.append(f"const {self.sname(t)} *v")
+        ps += [f"int64_t p_{p}" for p in o.params]
+        return ", ".join(ps)
+
+    def op_args(self, o, arg_cs, base="v"):
+        """C arguments of a call, matching op_params."""
+        args = ["ctx"]
+        if o.owner is not None:
+            args.append(base)
+        return ", ".join(args + arg_cs)
+
+    def all_operands(self):
+        out = list(self.spec.operands)
+        for t in self.spec.types:
+            out += list(getattr(t, "operands", []))
+            for v in getattr(t, "variants", []):
+                out += list(v.operands)
+        return out
 
     def macro(self, t, what):
         return f"{self.PREFIX}_{upper_snake(t.name)}_{what}"
@@ -510,6 +545,21 @@ class CGen:
                     lines.append(f"{indent}}} else {{")
                     lines += self.template_lines(p.otherwise, scope, out, indent + "   ")
                 lines.append(f"{indent}}}")
+            elif isinstance(p, T.List):
+                self.counter = getattr(self, "counter", 0) + 1
+                first = f"first_{self.counter}"
+                lines.append(f"{indent}{{")
+                lines.append(f"{indent}   int {first} = 1;")
+                for cond, body in p.items:
+                    X.check(cond, scope)
+                    lines.append(f"{indent}   if ({X.to_c(cond)}) {{")
+                    lines.append(f"{indent}      if (!{first})")
+                    lines.append(f"{indent}         isa_out_str({out}, {c_string(p.sep)});")
+                    lines.append(f"{indent}      {first} = 0;")
+                    lines += self.template_lines(body, scope, out, indent + "      ")
+                    lines.append(f"{indent}   }}")
+                lines.append(f"{indent}   (void){first};")
+                lines.append(f"{indent}}}")
             elif isinstance(p, T.For):
                 X.check(p.lo, scope)
                 X.check(p.hi, scope)
@@ -526,6 +576,12 @@ class CGen:
         X.check(node, scope, allow_agg=True)
         ref = getattr(node, "ref", None)
         if node.type == "agg":
+            if ref.operand is not None:
+                args = []
+                for a in ref.args:
+                    X.check(a, scope)
+                    args.append(X.to_c(a))
+                return [f"{self.op_fn(ref.operand, 'print')}({out}, {self.op_args(ref.operand, args)});"]
             if ref.use is not None:
                 return self.use_print(ref.use, scope, out)
             t = ref.agg
@@ -572,7 +628,7 @@ class CGen:
         for a in use.args:
             X.check(a, scope)
             args.append(X.to_c(a))
-        return [f"{self.op_fn(use.operand, 'print')}({out}, ctx{''.join(', ' + a for a in args)});"]
+        return [f"{self.op_fn(use.operand, 'print')}({out}, {self.op_args(use.operand, args)});"]
 
     def displays_lines(self, displays, scope, fallback_lines):
         """if/else chain over <display when=...>, default last."""
@@ -725,7 +781,7 @@ class CGen:
             X.check(a, scope)
             args.append(X.to_c(a))
         lines = [f"{indent}{{",
-                 f"{indent}   unsigned c = {self.op_fn(o, 'case')}({', '.join(args)});"]
+                 f"{indent}   unsigned c = {self.op_fn(o, 'case')}({self.op_args(o, args)});"]
         for i in undefined:
             case = o.cases[i]
             lines.append(f"{indent}   if (c == {i}) {{")
@@ -873,7 +929,7 @@ class CGen:
 
     def operand_print_lines(self, o):
         scope = OperandScope(self.spec, o)
-        lines = [f"   switch ({self.op_fn(o, 'case')}({', '.join('p_' + p for p in o.params)})) {{"]
+        lines = [f"   switch ({self.op_fn(o, 'case')}({self.op_args(o, ['p_' + p for p in o.params])})) {{"]
         for i, c in enumerate(o.cases):
             lines.append(f"   case {i}:")
             lines += self.template_lines(c.display, scope, "out", "      ")

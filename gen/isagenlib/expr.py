@@ -216,6 +216,22 @@ class Parser:
             return Num(parse_int(t.text), t.pos)
         if t.kind == "var":
             self.take()
+            if t.text == "$prev":
+                # $prev.field: the previous unit of the program
+                segs = ["$prev"]
+                while True:
+                    if self.peek().text == "." and self.peek(1).kind == "ident":
+                        self.take()
+                        segs.append(self.take().text)
+                    elif self.peek().text == "[":
+                        self.take()
+                        segs.append(self.expr())
+                        self.expect("]")
+                    else:
+                        break
+                if len(segs) == 1:
+                    raise ExprError(t.pos, "$prev needs a field: $prev.NAME")
+                return Path(segs, t.pos)
             return Var(t.text[1:], t.pos)
         if t.text == "(":
             self.take()
@@ -316,6 +332,9 @@ class Scope:
     def check_index(self, node):
         pass
 
+    def resolve_call(self, node):
+        return None
+
 
 def check(node, scope, allow_agg=False):
     """Resolve names and compute types; raises ExprError.  With allow_agg
@@ -361,7 +380,18 @@ def check(node, scope, allow_agg=False):
         node.type = "float" if "float" in (node.a.type, node.b.type) else "int"
     elif isinstance(node, Call):
         if node.fn not in FUNCTIONS:
-            raise ExprError(node.pos, f"unknown function '{node.fn}'")
+            # an operand printed with arguments: {VecSrc(a, b)} in templates
+            node.ref = scope.resolve_call(node)
+            if node.ref is None:
+                raise ExprError(node.pos, f"unknown function '{node.fn}'")
+            if not allow_agg:
+                raise ExprError(node.pos, f"operand '{node.fn}' can be printed, not computed with")
+            for a in node.args:
+                check(a, scope)
+                if a.type != "int":
+                    raise ExprError(a.pos, f"arguments of operand '{node.fn}' must be integers")
+            node.type = "agg"
+            return node
         arity, rtype, _ = FUNCTIONS[node.fn]
         if len(node.args) != arity:
             raise ExprError(node.pos, f"{node.fn}() takes {arity} argument{'s' if arity != 1 else ''}, not {len(node.args)}")

@@ -61,6 +61,20 @@ class EnumValue:
     src: List[str]
     loc: Loc
     c_name: str = ""
+    props: dict = dc_field(default_factory=dict)  # property name -> int
+
+
+@dataclass
+class Property:
+    """<property>: a number attached to every value of an enum (how many
+    sources an opcode has...).  `default` for values that do not give it,
+    `unnamed` for numbers the enum does not name."""
+    name: str
+    default: int
+    unnamed: int
+    doc: str
+    loc: Loc
+    c_fn: str = ""
 
 
 @dataclass
@@ -73,6 +87,10 @@ class Enum:
     loc: Loc
     c_type: str = ""
     c_name_fn: str = ""
+    properties: list = dc_field(default_factory=list)
+
+    def property_named(self, name):
+        return next((p for p in self.properties if p.name == name), None)
 
     def value_named(self, v):
         for ev in self.values:
@@ -189,6 +207,18 @@ class Use:
 
 
 @dataclass
+class Let:
+    """<let>: a named expression."""
+    name: str
+    value_text: str
+    loc: Loc
+    value_loc: Loc
+    doc: str = ""
+    src: List[str] = dc_field(default_factory=list)
+    value: object = None
+
+
+@dataclass
 class Match:
     field_path: Optional[str]
     pieces: Optional[list]
@@ -247,6 +277,8 @@ class Variant:
     loc: Loc
     owner: object = None            # the Struct
     index: int = 0                  # 1-based; 0 means "no variant"
+    lets: list = dc_field(default_factory=list)
+    operands: list = dc_field(default_factory=list)
     length: object = None
     length_loc: Optional[Loc] = None
     explicit_priority: bool = False
@@ -275,6 +307,9 @@ class Struct:
     loc: Loc
     length: object = None
     length_loc: Optional[Loc] = None
+    overlay: bool = False
+    lets: list = dc_field(default_factory=list)
+    operands: list = dc_field(default_factory=list)  # local operands
     kind = "struct"
 
     @property
@@ -338,6 +373,8 @@ class Sequence:
     loc: Loc
     size: object = None
     size_loc: Optional[Loc] = None
+    lets: list = dc_field(default_factory=list)
+    operands: list = dc_field(default_factory=list)
     kind = "sequence"
 
 
@@ -392,6 +429,7 @@ class Operand:
     doc: str
     src: List[str]
     loc: Loc
+    owner: object = None  # the Struct/Sequence it is local to, or None (global)
 
 
 @dataclass
@@ -406,6 +444,18 @@ class Stream:
     prefix_text: Optional[str] = None
     prefix_loc: Optional[Loc] = None
     prefix: list = None
+    separator: str = "\n"
+
+
+@dataclass
+class Container:
+    """<container>: a chunked file format a program may come wrapped in."""
+    name: str
+    magic: str
+    layout: str
+    chunks: list  # [(id, skip)]
+    doc: str
+    loc: Loc
 
 
 @dataclass
@@ -420,6 +470,7 @@ class Spec:
     enums: List[Enum] = dc_field(default_factory=list)
     types: list = dc_field(default_factory=list)       # Struct/Sequence/Choice, document order
     operands: List[Operand] = dc_field(default_factory=list)
+    containers: list = dc_field(default_factory=list)
     stream: Optional[Stream] = None
 
     @property

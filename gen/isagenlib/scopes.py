@@ -3,8 +3,19 @@ reads it, depends on where the expression is written.
 
 Generated functions always call the object they work on `v` (a pointer)
 and the context `ctx`; a scope is created with the C expression of the
-object (`base`, e.g. "v" or "(&v->varying)") and answers with `Ref`s whose
-`.c` is an int64_t C expression and whose `.lvalue` is the C member itself.
+object (`base`, e.g. "v" or "(&tmp)") and answers with `Ref`s whose `.c`
+is an int64_t C expression and whose `.lvalue` is the C member itself.
+
+What a name can be, in the order it is looked up:
+  * a template loop variable;
+  * a <let> of the element (its expression, checked here);
+  * a field (or item) path: `a.b[2].c`; in an overlay struct a view's
+    fields are reached through the view's name (`imm.dest`); an enum
+    field followed by a property name reads that property (`op.srcs`);
+  * `$prev.path`: the same path in the previous unit of the program
+    (reads 0 for the first unit), for the stream's unit type only.
+Calls of names that are not built-in functions are operands, printed with
+their arguments: local operands of the struct first, then global ones.
 """
 
 from . import expr as X
@@ -13,7 +24,7 @@ from .model import Field, Sequence, Struct, Use
 
 class Ref:
     def __init__(self, c, type="int", field=None, lvalue=None, agg=None, use=None,
-                 item=None, const=None):
+                 item=None, const=None, operand=None, args=None):
         self.c = c              # C rvalue (int64_t or double)
         self.type = type        # "int", "float" or "agg" (printable only)
         self.field = field      # model Field, when the name is a field
@@ -22,6 +33,8 @@ class Ref:
         self.use = use          # model Use for operands
         self.item = item        # model Item
         self.const = const      # Python value when known at generation time
+        self.operand = operand  # model Operand for operand calls
+        self.args = args        # their argument nodes
 
 
 def c_int(v):
@@ -32,14 +45,24 @@ CONTEXT_VARS = {
     "offset": "byte offset of the unit in its program",
     "index": "number of the unit in its program (0 for the first)",
     "size": "size of the unit in bits",
+    "last": "1 for the last unit of the program",
+    "program_size": "bytes in the whole program",
 }
 
 
 class BaseScope(X.Scope):
-    def __init__(self, spec, locals_=None, vars_=None):
+    def __init__(self, spec, locals_=None, vars_=None, lets=(), operands=(), prev=None):
         self.spec = spec
         self.locals = dict(locals_ or {})   # loop variable name -> C variable
         self.vars = vars_ if vars_ is not None else {k: f"(int64_t)ctx->{k}" for k in CONTEXT_VARS}
+        self.lets = {lt.name: lt for lt in lets}
+        self.operands = {o.name: o for o in operands}
+        # $prev reads through ctx, so only where a context exists
+        self.prev = (prev if prev is not None else self._default_prev()) and "offset" in self.vars
+        self._resolving = set()
+
+    def _default_prev(self):
+        return False
 
     def with_local(self, name, cvar):
         clone = object.__new__(type(self))
@@ -63,18 +86,64 @@ class BaseScope(X.Scope):
             raise X.ExprError(node.pos, f"enum '{e.name}' has no value '{node.name}'")
         return ev.value
 
+    def resolve_call(self, node):
+        op = self.operands.get(node.fn)
+        if op is None:
+            op = next((o for o in self.spec.operands if o.name == node.fn), None)
+        if op is None:
+            return None
+        if len(node.args) != len(op.params):
+            raise X.ExprError(node.pos, f"operand '{op.name}' takes {len(op.params)} argument(s) "
+                                        f"({', '.join(op.params)}), not {len(node.args)}")
+        return Ref(None, type="agg", operand=op, args=node.args)
+
+    # ---- the common front of resolve()
+
+    def resolve_special(self, node):
+        """Loop variables, lets and $prev; None when the name is none of those."""
+        segs = node.segments
+        if len(segs) == 1 and segs[0] in self.locals:
+            return Ref(f"(int64_t){self.locals[segs[0]]}")
+        if len(segs) == 1 and segs[0] in self.lets:
+            let = self.lets[segs[0]]
+            if let.name in self._resolving:
+                raise X.ExprError(node.pos, f"<let> '{let.name}' refers to itself")
+            if let.value is None:
+                raise X.ExprError(node.pos, f"<let> '{let.name}' has no valid value")
+            self._resolving.add(let.name)
+            try:
+                X.check(let.value, self)
+            except X.ExprError as e:
+                raise X.ExprError(node.pos, f"in <let> '{let.name}': {e.message}") from None
+            finally:
+                self._resolving.discard(let.name)
+            return Ref(f"({X.to_c(let.value)})", type=let.value.type)
+        if segs[0] == "$prev":
+            if not self.prev:
+                raise X.ExprError(node.pos, "$prev is only known in the stream's unit type")
+            unit = self.spec.stream.unit
+            cname = f"struct {self.spec.prefix}_{unit.name}"
+            inner = scope_for(self.spec, unit, base=f"((const {cname} *)ctx->prev)", vars_={}, prev=False)
+            sub = X.Path(segs[1:], node.pos)
+            r = inner.resolve(sub)
+            if r.type != "int" or r.c is None:
+                raise X.ExprError(node.pos, "$prev gives field values only")
+            return Ref(f"(ctx->prev ? {r.c} : INT64_C(0))", field=r.field)
+        return None
+
     # ---- walking a path through struct members
 
-    def _members_of(self, struct, variant):
-        members = list(struct.members)
-        if variant is not None:
-            members += variant.members
-        return members
-
-    def walk_members(self, node, segs, members, access, owner_desc, guards):
+    def walk_members(self, node, segs, members, access, owner_desc, guards, struct=None):
         """Resolve segs (first is a member name) among `members`, where the
-        containing object is the C lvalue `access`."""
+        containing object is the C lvalue `access` (of type `struct`)."""
         name = segs[0]
+        if struct is not None and struct.overlay:
+            view = next((v for v in struct.variants if v.name == name), None)
+            if view is not None:
+                if len(segs) == 1:
+                    raise X.ExprError(node.pos, f"'{name}' is a view of struct '{struct.name}'; name one of its fields")
+                return self.walk_members(node, segs[1:], view.members, f"{access}.u.{name}",
+                                         f"view '{name}' of struct '{struct.name}'", guards)
         member = next((m for m in members if m.name == name), None)
         if member is None:
             raise X.ExprError(node.pos, f"'{name}' is not a field of {owner_desc}")
@@ -88,7 +157,7 @@ class BaseScope(X.Scope):
             if f.is_array:
                 raise X.ExprError(node.pos, f"fixed bits '{name}' cannot be indexed")
             return Ref(c_int(f.value), field=f, const=f.value)
-        lv = f"{access}.{member.c_member}" if hasattr(member, "c_member") else f"{access}.{name}"
+        lv = f"{access}.{name}"
         if f.is_array:
             if not rest or isinstance(rest[0], str):
                 raise X.ExprError(node.pos, f"'{name}' is an array of {f.count}; index it: {name}[i]")
@@ -107,34 +176,53 @@ class BaseScope(X.Scope):
             target = f.type.target
             if not rest:
                 return Ref(None, type="agg", field=f, lvalue=lv, agg=target)
-            return self.walk_members(node, rest, target.members, lv, f"struct '{target.name}'", guards)
+            return self.walk_members(node, rest, target.members, lv, f"struct '{target.name}'", guards, target)
+        c = f"(int64_t){lv}"
+        if rest and f.type.kind == "enum" and len(rest) == 1:
+            prop = f.type.enum.property_named(rest[0])
+            if prop is None:
+                known = ", ".join(p.name for p in f.type.enum.properties) or "none"
+                raise X.ExprError(node.pos, f"enum '{f.type.enum.name}' has no property '{rest[0]}' (properties: {known})")
+            c = f"(int64_t){prop.c_fn}((uint32_t){lv})"
+            if guards:
+                c = f"(({' && '.join(guards)}) ? {c} : INT64_C(0))"
+            return Ref(c)
         if rest:
             raise X.ExprError(node.pos, f"'{name}' has no members")
-        if f.type.kind == "float16":
-            c = f"(int64_t){lv}"
-        else:
-            c = f"(int64_t){lv}"
         if guards:
             c = f"(({' && '.join(guards)}) ? {c} : INT64_C(0))"
         return Ref(c, field=f, lvalue=lv if not guards else None)
+
+
+def _is_unit(spec, t):
+    return spec.stream is not None and spec.stream.unit is t
 
 
 class StructScope(BaseScope):
     """Inside a <struct> (and, with `variant`, inside one of its variants)."""
 
     def __init__(self, spec, struct, variant=None, base="v", **kw):
-        super().__init__(spec, **kw)
+        lets = list(struct.lets) + (list(variant.lets) if variant is not None else [])
+        ops = list(struct.operands) + (list(variant.operands) if variant is not None else [])
+        kw.setdefault("lets", lets)
+        kw.setdefault("operands", ops)
         self.struct, self.variant, self.base = struct, variant, base
+        super().__init__(spec, **kw)
+
+    def _default_prev(self):
+        return _is_unit(self.spec, self.struct)
 
     def resolve(self, node):
+        special = self.resolve_special(node)
+        if special is not None:
+            return special
         segs = node.segments
-        if len(segs) == 1 and segs[0] in self.locals:
-            return Ref(f"(int64_t){self.locals[segs[0]]}")
         name = segs[0]
         common = next((m for m in self.struct.members if m.name == name), None)
-        if common is not None or self.variant is None:
+        is_view = self.struct.overlay and any(v.name == name for v in self.struct.variants)
+        if common is not None or self.variant is None or is_view:
             return self.walk_members(node, segs, self.struct.members, f"(*{self.base})",
-                                     f"struct '{self.struct.name}'", [])
+                                     f"struct '{self.struct.name}'", [], self.struct)
         vm = next((m for m in self.variant.members if m.name == name), None)
         if vm is None:
             other = [v.name for v in self.struct.variants if any(m.name == name for m in v.members)]
@@ -153,9 +241,13 @@ class SequenceScope(BaseScope):
     limits which items may be read (decode order)."""
 
     def __init__(self, spec, seq, base="v", visible=None, **kw):
-        super().__init__(spec, **kw)
+        kw.setdefault("lets", list(seq.lets))
         self.seq, self.base = seq, base
         self.visible = visible  # None = all items
+        super().__init__(spec, **kw)
+
+    def _default_prev(self):
+        return _is_unit(self.spec, self.seq)
 
     def _item(self, node, name):
         item = next((it for it in self.seq.items if it.name == name), None)
@@ -166,9 +258,10 @@ class SequenceScope(BaseScope):
         return item
 
     def resolve(self, node):
+        special = self.resolve_special(node)
+        if special is not None:
+            return special
         segs = node.segments
-        if len(segs) == 1 and segs[0] in self.locals:
-            return Ref(f"(int64_t){self.locals[segs[0]]}")
         item = self._item(node, segs[0])
         lv = f"(*{self.base}).{item.name}"
         rest = segs[1:]
@@ -185,8 +278,7 @@ class SequenceScope(BaseScope):
             return Ref(None, type="agg", lvalue=lv, agg=target, item=item)
         if not isinstance(target, Struct):
             raise X.ExprError(node.pos, f"fields of item '{item.name}' ({target.kind} '{target.name}') cannot be read in expressions")
-        r = self.walk_members(node, rest, target.members, lv, f"struct '{target.name}'", guards)
-        return r
+        return self.walk_members(node, rest, target.members, lv, f"struct '{target.name}'", guards, target)
 
     def resolve_item(self, node, which):
         name = node.args[0].segments[0]
@@ -203,11 +295,22 @@ class SequenceScope(BaseScope):
 
 
 class OperandScope(BaseScope):
-    """Inside an <operand>: the parameters, passed as int64_t p_<name>."""
+    """Inside an <operand>: the parameters (int64_t p_<name>); a local
+    operand also sees its struct's fields (through `v`)."""
 
     def __init__(self, spec, operand, **kw):
-        super().__init__(spec, **kw)
         self.operand = operand
+        self.outer = None
+        owner = operand.owner
+        if owner is not None:
+            kw.setdefault("operands", list(owner.operands))
+        super().__init__(spec, **kw)
+        if owner is not None:
+            from .model import Variant
+            if isinstance(owner, Variant):
+                self.outer = StructScope(spec, owner.owner, owner, vars_=self.vars)
+            else:
+                self.outer = scope_for(spec, owner, vars_=self.vars)
 
     def resolve(self, node):
         segs = node.segments
@@ -215,19 +318,30 @@ class OperandScope(BaseScope):
             return Ref(f"(int64_t){self.locals[segs[0]]}")
         if len(segs) == 1 and segs[0] in self.operand.params:
             return Ref(f"p_{segs[0]}")
+        if self.outer is not None:
+            self.outer.locals = self.locals
+            return self.outer.resolve(node)
         raise X.ExprError(node.pos, f"'{node.text()}' is not a parameter of operand '{self.operand.name}' (parameters: {', '.join(self.operand.params)})")
 
     def resolve_item(self, node, which):
+        if self.outer is not None:
+            return self.outer.resolve_item(node, which)
         raise X.ExprError(node.pos, f"{which}() only applies inside a <sequence>")
+
+    def resolve_call(self, node):
+        r = super().resolve_call(node)
+        if r is None and self.outer is not None:
+            r = self.outer.resolve_call(node)
+        return r
 
 
 class ContextScope(BaseScope):
-    """Only the context variables ($offset, $index, $size)."""
+    """Only the context variables ($offset, $index, $size, $last)."""
 
     def resolve(self, node):
         if len(node.segments) == 1 and node.segments[0] in self.locals:
             return Ref(f"(int64_t){self.locals[node.segments[0]]}")
-        raise X.ExprError(node.pos, f"'{node.text()}': only $offset, $index and $size are known here")
+        raise X.ExprError(node.pos, f"'{node.text()}': only context variables ($offset...) are known here")
 
     def resolve_item(self, node, which):
         raise X.ExprError(node.pos, f"{which}() only applies inside a <sequence>")

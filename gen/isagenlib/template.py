@@ -12,6 +12,9 @@ run-time interpretation):
                         of an enum to print the value under that enum's names
     {if EXPR} ... {elif EXPR} ... {else} ... {end}
     {for NAME in LO..HI} ... {end}     NAME runs from LO up to HI-1
+    {list "SEP"}{item EXPR}...{item EXPR}...{end}
+                        the items whose EXPR holds, SEP between them
+    {NAME(ARGS)}        operand NAME printed with these arguments
     {{  }}  \\n  \\t  \\\\          literal braces, newline, tab, backslash
 
 Raw newlines and tabs are not allowed in a template: whitespace that only
@@ -53,9 +56,30 @@ class For:
         self.var, self.lo, self.hi, self.body, self.pos = var, lo, hi, body, pos
 
 
+class List:
+    def __init__(self, sep, items, pos):
+        self.sep, self.items, self.pos = sep, items, pos  # items: [(cond, parts)]
+
+
 _PRINTF_RE = re.compile(r"[-+ 0#]*[0-9]*(\.[0-9]+)?[diuxXofFeEgGc]")
 _BIN_RE = re.compile(r"0?[0-9]*b")
 _FOR_RE = re.compile(r"for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.*)$", re.S)
+_LIST_RE = re.compile(r'list\s+"((?:[^"\\]|\\.)*)"$', re.S)
+
+
+def _unescape(s, pos):
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\":
+            nxt = s[i + 1:i + 2]
+            if nxt not in ("n", "t", "\\", '"'):
+                raise TemplateError(pos, f"unknown escape '\\{nxt}' in a list separator")
+            out.append({"n": "\n", "t": "\t", "\\": "\\", '"': '"'}[nxt])
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
 
 
 def _split_format(body):
@@ -156,10 +180,35 @@ def parse(text):
                 top[2]["branches"].append((top[2]["cond"], list(top[1])))
                 top[1].clear()
                 top[2]["else"] = True
+            elif stripped.startswith("list ") or stripped == "list":
+                m = _LIST_RE.match(stripped)
+                if not m:
+                    raise TemplateError(pos, 'expected {list "SEPARATOR"}')
+                stack.append(("list", [], {"sep": _unescape(m.group(1), pos), "items": [], "cond": None, "pos": pos}))
+            elif stripped.startswith("item ") or stripped.startswith("item("):
+                top = stack[-1]
+                if top[0] != "list":
+                    raise TemplateError(pos, "{item} outside a {list}")
+                if top[2]["cond"] is not None:
+                    top[2]["items"].append((top[2]["cond"], list(top[1])))
+                elif any(not (isinstance(p, Text) and not p.text) for p in top[1]):
+                    raise TemplateError(pos, "text between {list} and its first {item}")
+                top[1].clear()
+                base = start + lead + 4
+                node = X.parse(stripped[4:])
+                _shift(node, start + lead + 4)
+                top[2]["cond"] = node
             elif stripped == "end":
                 if len(stack) == 1:
-                    raise TemplateError(pos, "{end} without {if} or {for}")
+                    raise TemplateError(pos, "{end} without {if}, {for} or {list}")
                 kind, parts, data = stack.pop()
+                if kind == "list":
+                    if data["cond"] is None:
+                        raise TemplateError(data["pos"], "{list} without {item}")
+                    data["items"].append((data["cond"], parts))
+                    stack[-1][1].append(List(data["sep"], data["items"], data["pos"]))
+                    pos = end + 1
+                    continue
                 if kind == "if":
                     if data["else"] is None:
                         data["branches"].append((data["cond"], parts))
@@ -243,3 +292,7 @@ def walk_exprs(parts):
             yield p.lo
             yield p.hi
             yield from walk_exprs(p.body)
+        elif isinstance(p, List):
+            for cond, body in p.items:
+                yield cond
+                yield from walk_exprs(body)

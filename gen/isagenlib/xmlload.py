@@ -239,7 +239,10 @@ class SchemaExplainer:
             tag = child.tag
             if tag == RNG_NS + "attribute":
                 name = child.get("name")
-                attrs[name] = (required, child)
+                if name is None:  # <anyName>: open-ended attributes
+                    attrs["*"] = (False, child)
+                else:
+                    attrs[name] = (required, child)
             elif tag == RNG_NS + "element":
                 children.add(child.get("name"))
                 if required:
@@ -302,7 +305,7 @@ class SchemaExplainer:
             return out
         allowed = info["attrs"]
         for name in element.attrib:
-            if name not in allowed:
+            if name not in allowed and "*" not in allowed:
                 expected = ", ".join(sorted(allowed)) or "none"
                 out.append((lambda d, e=element, a=name: d.attr_loc(e, a),
                             f"unknown attribute '{name}' on <{tag}> (allowed: {expected})"))
@@ -312,7 +315,7 @@ class SchemaExplainer:
                     out.append((lambda d, e=element, a=name: d.attr_loc(e, a),
                                 f"attribute '{name}' of <{tag}>: value '{element.get(name)}' {why}"))
         for name, (required, _node) in sorted(allowed.items()):
-            if required and name not in element.attrib:
+            if required and name != "*" and name not in element.attrib:
                 out.append((lambda d, e=element: d.loc(e), f"<{tag}> needs attribute '{name}'"))
         for child in element:
             if isinstance(child.tag, str) and child.tag not in info["children"]:

@@ -13,17 +13,27 @@ P = g.prefix
 
 #include "isagen/isagen.h"
 #include "${P}.h"
-% if spec.operands:
+<% all_ops = g.all_operands() %>\
+% if all_ops:
 
 /* ======================================================================
  * Operand rules: which case applies, and how it prints
  * ====================================================================== */
 % endif
-% for o in spec.operands:
+% for o in all_ops:
+
+static unsigned ${g.op_fn(o, 'case')}(${g.op_params(o)});
+static void ${g.op_fn(o, 'print')}(struct isa_out *out, ${g.op_params(o)});
+% endfor
+% for o in all_ops:
 
 /* ${o.name}${(': ' + g.c_comment(o.doc.splitlines()[0])) if o.doc else ''} */
-static unsigned ${g.op_fn(o, 'case')}(${', '.join('int64_t p_' + p for p in o.params)})
+static unsigned ${g.op_fn(o, 'case')}(${g.op_params(o)})
 {
+   (void)ctx;
+%   if o.owner is not None:
+   (void)v;
+%   endif
 %   for p in o.params:
    (void)p_${p};
 %   endfor
@@ -32,9 +42,12 @@ ${ln}
 %   endfor
 }
 
-static void ${g.op_fn(o, 'print')}(struct isa_out *out, const struct isa_ctx *ctx${''.join(', int64_t p_' + p for p in o.params)})
+static void ${g.op_fn(o, 'print')}(struct isa_out *out, ${g.op_params(o)})
 {
    (void)ctx;
+%   if o.owner is not None:
+   (void)v;
+%   endif
 %   for ln in g.operand_print_lines(o):
 ${ln}
 %   endfor
@@ -107,12 +120,22 @@ static unsigned ${g.fn(t, 'select_any')}(void *obj)
 {
    ${S} *v = (${S} *)obj;
    uint32_t w[${t.words}];
-   uint16_t selected = v->variant;
+%     if t.overlay:
+   /* views hold the same bits: take the first whose bits select itself */
+   for (uint16_t k = 1; k <= ${len(t.variants)}; k++) {
+      v->variant = k;
+      ${g.fn(t, 'pack_words')}(v, w);
+      if (${g.fn(t, 'select_words')}(w) == k)
+         return k;
+   }
+   v->variant = 0;
+   return 0;
+%     else:
    v->variant = 0; /* pack the common fields only */
    ${g.fn(t, 'pack_words')}(v, w);
-   v->variant = selected;
    v->variant = (uint16_t)${g.fn(t, 'select_words')}(w);
    return v->variant;
+%     endif
 }
 %   endif
 %   if t.kind == "struct":
@@ -159,7 +182,7 @@ static const struct isa_variant_desc ${g.fn(t, 'variants')}[] = {
 const struct isa_type_desc ${g.desc(t)} = {
    ${g.c_string(t.name)}, ISA_T_STRUCT, ${t.bits}, sizeof(${S}),
    ${g.fn(t, 'fields') if t.fields else '0'}, ${len(t.fields)},
-   ${g.fn(t, 'variants') if t.variants else '0'}, ${len(t.variants)}, ${'offsetof(%s, variant)' % S if t.variants else 'ISA_NO_OFFSET'},
+   ${g.fn(t, 'variants') if t.variants else '0'}, ${len(t.variants)}, ${'offsetof(%s, variant)' % S if t.variants else 'ISA_NO_OFFSET'}, ${1 if t.overlay else 0},
    ${g.fn(t, 'decode_any')}, ${g.fn(t, 'encode_any')}, ${g.fn(t, 'print_any')}, ${g.fn(t, 'validate_any')},
    ${g.fn(t, 'select_any') if t.variants else '0'},
    ${(g.fn(t, 'fixed_mask') + ', ' + g.fn(t, 'fixed_value')) if fm else '0, 0'}
@@ -175,7 +198,7 @@ static const struct isa_field_desc ${g.fn(t, 'items')}[] = {
 const struct isa_type_desc ${g.desc(t)} = {
    ${g.c_string(t.name)}, ISA_T_SEQUENCE, 0, sizeof(${S}),
    ${g.fn(t, 'items')}, ${len(t.items)},
-   0, 0, ISA_NO_OFFSET,
+   0, 0, ISA_NO_OFFSET, 0,
    ${g.fn(t, 'decode_any')}, ${g.fn(t, 'encode_any')}, ${g.fn(t, 'print_any')}, ${g.fn(t, 'validate_any')},
    0, 0, 0
 };
@@ -203,7 +226,7 @@ static const struct isa_variant_desc ${g.fn(t, 'alts')}[] = {
 const struct isa_type_desc ${g.desc(t)} = {
    ${g.c_string(t.name)}, ISA_T_CHOICE, 0, sizeof(${S}),
    0, 0,
-   ${g.fn(t, 'alts')}, ${len(t.alts)}, offsetof(${S}, variant),
+   ${g.fn(t, 'alts')}, ${len(t.alts)}, offsetof(${S}, variant), 0,
    ${g.fn(t, 'decode_any')}, ${g.fn(t, 'encode_any')}, ${g.fn(t, 'print_any')}, ${g.fn(t, 'validate_any')},
    0, 0, 0
 };
@@ -225,10 +248,29 @@ static int ${P}_stop(const void *unit)
 
 static void ${P}_prefix(struct isa_out *out, const struct isa_ctx *ctx)
 {
+   (void)out;
+   (void)ctx;
 %   for ln in g.prefix_lines():
 ${ln}
 %   endfor
 }
+% endif
+
+% for c in spec.containers:
+
+static const struct isa_chunk_step ${P}_container_${c.name}_steps[] = {
+%   for cid, skip in c.chunks:
+   {${g.c_string(cid)}, ${skip}},
+%   endfor
+};
+% endfor
+% if spec.containers:
+
+static const struct isa_container ${P}_containers[] = {
+%   for c in spec.containers:
+   {${g.c_string(c.name)}, ${g.c_string(c.magic)}, ${P}_container_${c.name}_steps, ${len(c.chunks)}},
+%   endfor
+};
 % endif
 
 static const struct isa_type_desc *const ${P}_types[] = {
@@ -245,6 +287,9 @@ const struct isa_spec ${P}_spec = {
    ${spec.stream.count or 0},
    ${P + '_stop' if spec.stream.stop is not None else '0'},
    ${P + '_prefix' if spec.stream.prefix is not None else '0'},
+   ${g.c_string(spec.stream.separator)},
+   ${P + '_containers' if spec.containers else '0'},
+   ${len(spec.containers)},
    ${P}_types,
    ${len(spec.types)}
 };

@@ -63,6 +63,30 @@ static inline const char *${e.c_name_fn}(uint32_t v)
    default: return 0;
    }
 }
+%   for p in e.properties:
+
+/* ${e.name} property ${p.name}${(': ' + g.c_comment(p.doc.splitlines()[0])) if p.doc else ''} */
+static inline int64_t ${p.c_fn}(uint32_t v)
+{
+   switch (v) {
+<% groups = {} %>\
+%     for v in e.values:
+<% groups.setdefault(v.props.get(p.name, p.default), []).append(v.value) %>\
+%     endfor
+%     for val, nums in sorted(groups.items()):
+%       if val != p.unnamed:
+   ${' '.join('case %d:' % n for n in nums)}
+      return ${g.c_int(val)};
+%       endif
+%     endfor
+%     if p.unnamed in groups:
+   ${' '.join('case %d:' % n for n in groups[p.unnamed])}
+%     endif
+   default:
+      return ${g.c_int(p.unnamed)};
+   }
+}
+%   endfor
 % endfor
 
 % for t in g.types_in_order():

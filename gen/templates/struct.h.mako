@@ -51,7 +51,7 @@ ${S} {
 % endfor
 % if s.variants:
    uint16_t variant; /* enum ${P}_${s.name}_variant; 0 = none selected */
-   union {
+   ${'struct' if s.overlay else 'union'} { /* ${'views: every one holds the same bits' if s.overlay else 'the selected variant'} */
 %   for v in s.variants:
       ${g.vsname(s, v)} ${v.name};
 %   endfor
@@ -120,7 +120,19 @@ static inline int ${name(s, 'unpack_words')}(const uint32_t *w, ${S} *v)
    }
 %   endif
 % endfor
-% if s.variants:
+% if s.variants and s.overlay:
+   /* overlay: every view reads the same bits */
+%   for v, leaves in info["variants"]:
+%     for leaf in leaves:
+%       if isinstance(leaf, g.Leaf):
+   ${g.unpack_stmt(leaf)}
+%       endif
+%     endfor
+%   endfor
+   v->variant = (uint16_t)${name(s, 'select_words')}(w);
+   if (!v->variant)
+      return ISA_ERR_NO_MATCH;
+% elif s.variants:
    v->variant = (uint16_t)${name(s, 'select_words')}(w);
    switch (v->variant) {
 %   for v, leaves in info["variants"]:

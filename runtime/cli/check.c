@@ -36,7 +36,7 @@ int cmd_check(const struct options *o)
    struct sink sink;
    struct isa_findings findings;
    void *obj;
-   struct isa_cursor cur;
+   struct isa_cursor cur = {0};
    int status = EXIT_OK;
    if (!load_input(o, &in))
       return EXIT_INVALID;
@@ -56,8 +56,11 @@ int cmd_check(const struct options *o)
       fprintf(stderr, "isa: %s: empty input: nothing to check\n", spec->name);
       status = EXIT_INVALID;
    }
-   isa_cursor_init(&cur, spec, in.data, in.len);
-   for (;;) {
+   if (isa_cursor_init(&cur, spec, in.data, in.len) != ISA_OK) {
+      fprintf(stderr, "isa: out of memory\n");
+      status = EXIT_INVALID;
+   }
+   while (status == EXIT_OK) {
       struct isa_error err;
       struct isa_ctx ctx;
       int r;
@@ -75,6 +78,7 @@ int cmd_check(const struct options *o)
       }
       spec->unit->validate(obj, &findings, &ctx, NULL);
    }
+   isa_cursor_fini(&cur);
    fflush(stdout);
    free(obj);
    bytes_free(&in);

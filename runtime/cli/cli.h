@@ -48,6 +48,7 @@ int cmd_check(const struct options *o);
 
 /* main.c */
 bool load_input(const struct options *o, struct bytes *in);
+bool unwrap(const struct isa_spec *spec, struct bytes *in, char *msg, size_t msgsize);
 void describe_error(const struct isa_spec *spec, size_t offset, const struct isa_error *err, char *buf,
                     size_t size);
 

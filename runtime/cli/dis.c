@@ -71,7 +71,7 @@ int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_
 {
    void *obj = calloc(1, spec->unit->c_size);
    char *text = json ? (char *)malloc(TEXT_CAP) : NULL;
-   struct isa_cursor cur;
+   struct isa_cursor cur = {0};
    int status = ISA_OK;
    *consumed = 0;
    if (!obj || (json && !text)) {
@@ -84,7 +84,10 @@ int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_
       snprintf(msg, msgsize, "empty input: nothing to decode");
       status = ISA_ERR_TRUNCATED;
    }
-   isa_cursor_init(&cur, spec, in->data, in->len);
+   if (status == ISA_OK && isa_cursor_init(&cur, spec, in->data, in->len) != ISA_OK) {
+      snprintf(msg, msgsize, "out of memory");
+      status = ISA_ERR_LIMIT;
+   }
    while (status == ISA_OK) {
       struct isa_error err;
       struct isa_ctx ctx;
@@ -108,10 +111,11 @@ int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_
                isa_out_fmt(out, "%llx: ", (unsigned long long)ctx.offset);
          }
          spec->unit->print(obj, out, &ctx);
-         isa_out_char(out, '\n');
+         isa_out_str(out, spec->separator);
       }
    }
    *consumed = cur.offset;
+   isa_cursor_fini(&cur);
    free(obj);
    free(text);
    return status;
@@ -141,7 +145,10 @@ static int batch(const struct options *o)
       isa_out_buffer(&t, text, TEXT_CAP);
       msg[0] = '\0';
       ok = parse_hex(line, len, &in, msg, sizeof msg);
-      if (ok) {
+      if (ok && !unwrap(o->spec, &in, msg, sizeof msg)) {
+         bytes_free(&in);
+         ok = false;
+      } else if (ok) {
          ok = disassemble(o->spec, &in, &t, false, o->offsets, &consumed, msg, sizeof msg) == ISA_OK;
          bytes_free(&in);
       }

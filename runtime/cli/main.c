@@ -48,11 +48,40 @@ void describe_error(const struct isa_spec *spec, size_t offset, const struct isa
    snprintf(buf, size, "offset 0x%zx: %s", offset, detail);
 }
 
+/* A program may come in one of the spec's containers (an MBS file...):
+ * then the program is the payload inside. */
+bool unwrap(const struct isa_spec *spec, struct bytes *in, char *msg, size_t msgsize)
+{
+   for (unsigned i = 0; i < spec->n_containers; i++) {
+      struct isa_error err;
+      size_t off = 0, size = 0;
+      int r;
+      isa_error_clear(&err);
+      r = isa_container_payload(&spec->containers[i], in->data, in->len, &off, &size, &err);
+      if (r == ISA_ERR_NO_MATCH)
+         continue;
+      if (r != ISA_OK) {
+         char detail[300];
+         isa_error_format(&err, detail, sizeof detail);
+         snprintf(msg, msgsize, "damaged %s container: %s", spec->containers[i].name, detail);
+         return false;
+      }
+      memmove(in->data, in->data + off, size);
+      in->len = size;
+      return true;
+   }
+   return true;
+}
+
 bool load_input(const struct options *o, struct bytes *in)
 {
-   char err[256];
+   char err[400];
    bool ok = o->hex ? parse_hex(o->hex, strlen(o->hex), in, err, sizeof err)
                     : read_file(o->file, in, err, sizeof err);
+   if (ok && !unwrap(o->spec, in, err, sizeof err)) {
+      bytes_free(in);
+      ok = false;
+   }
    if (!ok)
       fprintf(stderr, "isa: %s\n", err);
    return ok;

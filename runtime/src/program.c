@@ -1,4 +1,5 @@
 /* Programs: decoding units one after the other as a spec's <stream> says. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "isagen/isagen.h"
@@ -23,31 +24,103 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
    return ISA_OK;
 }
 
-void isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len)
+int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len)
 {
    memset(c, 0, sizeof *c);
    c->spec = spec;
    c->buf = buf;
    c->len = len;
+   c->prev = calloc(1, spec->unit->c_size);
+   c->scratch = calloc(1, spec->unit->c_size);
+   if (!c->prev || !c->scratch) {
+      isa_cursor_fini(c);
+      c->done = true;
+      return ISA_ERR_LIMIT;
+   }
+   return ISA_OK;
+}
+
+void isa_cursor_fini(struct isa_cursor *c)
+{
+   free(c->prev);
+   free(c->scratch);
+   c->prev = c->scratch = NULL;
 }
 
 int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct isa_error *err)
 {
    size_t size = 0;
+   void *t;
    int r;
-   if (c->done || c->offset >= c->len || (c->spec->unit_count && c->index >= c->spec->unit_count))
+   if (c->done || !c->scratch || c->offset >= c->len ||
+       (c->spec->unit_count && c->index >= c->spec->unit_count))
       return 0;
-   r = isa_decode_unit(c->spec, c->buf, c->len, c->offset, obj, &size, err);
+   r = isa_decode_unit(c->spec, c->buf, c->len, c->offset, c->scratch, &size, err);
    if (r) {
       c->done = true;
       return r;
    }
+   memcpy(obj, c->scratch, c->spec->unit->c_size);
    ctx->offset = c->offset;
    ctx->index = c->index;
    ctx->size = (uint64_t)size * 8;
+   ctx->prev = c->index ? c->prev : NULL;
+   ctx->program_size = c->len;
+   /* the unit just decoded is the next one's predecessor; the old one
+    * stays valid (ctx->prev) until the next call */
+   t = c->prev;
+   c->prev = c->scratch;
+   c->scratch = t;
    c->offset += size;
    c->index++;
-   if (c->spec->stop && c->spec->stop(obj))
+   if ((c->spec->stop && c->spec->stop(obj)) || c->offset >= c->len ||
+       (c->spec->unit_count && c->index >= c->spec->unit_count))
       c->done = true;
+   ctx->last = c->done;
    return 1;
+}
+
+/* ---- containers ------------------------------------------------------------ */
+
+static uint32_t le32(const uint8_t *p)
+{
+   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int isa_container_payload(const struct isa_container *c, const uint8_t *buf, size_t len, size_t *offset,
+                          size_t *size, struct isa_error *err)
+{
+   size_t pos, end;
+   if (len < 8 || memcmp(buf, c->magic, 4) != 0)
+      return ISA_ERR_NO_MATCH;
+   end = 8 + (size_t)le32(buf + 4);
+   if (end > len)
+      return isa_fail_truncated(err, c->name, 32, (uint64_t)end * 8, (uint64_t)len * 8);
+   pos = 8;
+   for (unsigned i = 0; i < c->n_steps; i++) {
+      const struct isa_chunk_step *step = &c->steps[i];
+      size_t p = pos + step->skip;
+      bool found = false;
+      while (p + 8 <= end) {
+         size_t sz = le32(buf + p + 4);
+         if (sz > end - p - 8) {
+            isa_fail(err, ISA_ERR_SIZE, c->name, step->id, "a chunk runs past its parent");
+            if (err)
+               err->bit = (uint64_t)p * 8;
+            return ISA_ERR_SIZE;
+         }
+         if (memcmp(buf + p, step->id, 4) == 0) {
+            pos = p + 8;
+            end = pos + sz;
+            found = true;
+            break;
+         }
+         p += 8 + sz;
+      }
+      if (!found)
+         return isa_fail(err, ISA_ERR_INCONSISTENT, c->name, step->id, "the container has no such chunk");
+   }
+   *offset = pos;
+   *size = end - pos;
+   return ISA_OK;
 }

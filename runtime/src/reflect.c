@@ -119,6 +119,45 @@ static unsigned elements(const struct isa_field_desc *fd, const void *base)
    return item_present(fd, base) ? fd->count : 0;
 }
 
+void isa_select_variants(const struct isa_type_desc *t, void *obj)
+{
+   char *o = (char *)obj;
+   unsigned i, v;
+   if (t->kind == ISA_T_CHOICE) {
+      v = variant_of(t, obj);
+      if (v) {
+         const struct isa_field_desc *fd = &t->variants[v - 1].fields[0];
+         isa_select_variants(fd->type, o + fd->c_offset);
+      }
+      return;
+   }
+   /* nested aggregates first: a struct's selection may read them */
+   for (i = 0; i < t->n_fields; i++) {
+      const struct isa_field_desc *fd = &t->fields[i];
+      unsigned n = elements(fd, o), k;
+      if (fd->kind != ISA_K_AGG)
+         continue;
+      for (k = 0; k < n; k++)
+         isa_select_variants(fd->type, o + fd->c_offset + k * fd->c_stride);
+   }
+   if (t->n_variants && t->select && !variant_of(t, obj))
+      t->select(obj);
+   v = variant_of(t, obj);
+   for (unsigned w = 0; w < t->n_variants; w++) {
+      const struct isa_variant_desc *vd = &t->variants[w];
+      if (!t->overlay && w + 1 != v)
+         continue;
+      for (i = 0; i < vd->n_fields; i++) {
+         const struct isa_field_desc *fd = &vd->fields[i];
+         unsigned n = elements(fd, o), k;
+         if (fd->kind != ISA_K_AGG)
+            continue;
+         for (k = 0; k < n; k++)
+            isa_select_variants(fd->type, o + fd->c_offset + k * fd->c_stride);
+      }
+   }
+}
+
 const char *isa_variant_name(const struct isa_type_desc *t, const void *obj)
 {
    unsigned v = variant_of(t, obj);
@@ -175,6 +214,19 @@ static void walk_type(struct walk *w, const struct isa_type_desc *t, const char 
    }
    for (i = 0; i < t->n_fields; i++)
       walk_field(w, &t->fields[i], obj, plen);
+   if (t->overlay) {
+      /* every view holds the same bits: list them all, each under its name */
+      for (v = 0; v < t->n_variants; v++) {
+         const struct isa_variant_desc *vd = &t->variants[v];
+         int k = snprintf(w->path + plen, PATH_CAP - plen, "%s.", vd->name);
+         if (k < 0 || (size_t)k >= PATH_CAP - plen)
+            continue;
+         for (i = 0; i < vd->n_fields; i++)
+            walk_field(w, &vd->fields[i], obj, plen + (size_t)k);
+         w->path[plen] = '\0';
+      }
+      return;
+   }
    v = variant_of(t, obj);
    if (v) {
       const struct isa_variant_desc *vd = &t->variants[v - 1];
@@ -295,7 +347,16 @@ static int resolve(const struct isa_type_desc *t, char *obj, const char *path, b
       return resolve(fd->type, obj + fd->c_offset, path, create, out_fd, out_ptr);
    }
    fd = find(t->fields, t->n_fields, &c);
-   if (!fd && t->n_variants) {
+   if (!fd && t->overlay) {
+      /* a view, by name: all views are always there */
+      unsigned i;
+      for (i = 0; i < t->n_variants; i++)
+         if (name_is(t->variants[i].name, &c))
+            break;
+      if (i == t->n_variants || !c.rest || !parse_comp(c.rest, &c))
+         return ISA_ERR_ARG;
+      fd = find(t->variants[i].fields, t->variants[i].n_fields, &c);
+   } else if (!fd && t->n_variants) {
       unsigned v = variant_of(t, obj), i;
       if (!v && create) {
          if (t->select)

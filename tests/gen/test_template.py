@@ -29,6 +29,13 @@ class Parsing(unittest.TestCase):
         self.assertEqual(parts[0].otherwise[0].text, "C")
         self.assertEqual(parts[1].var, "i")
 
+    def test_lists(self):
+        parts = T.parse('{list ", "}{item a}A{item b}B{end}{list "\\"x"}{item 1}C{end}')
+        self.assertEqual(kinds(parts), ["List", "List"])
+        self.assertEqual(parts[0].sep, ", ")
+        self.assertEqual([b[0].text for _, b in parts[0].items], ["A", "B"])
+        self.assertEqual(parts[1].sep, '"x')
+
     def test_positions_point_into_the_template(self):
         parts = T.parse("xx {foo + 1}")
         self.assertEqual(parts[1].node.a.pos, 4)  # foo
@@ -42,7 +49,10 @@ class Parsing(unittest.TestCase):
             ("a\nb", 1, "raw newline in a template (write \\n)"),
             ("\\q", 0, "unknown escape '\\q' (use \\n, \\t or \\\\)"),
             ("{else}", 0, "{else} without a matching {if}"),
-            ("{end}", 0, "{end} without {if} or {for}"),
+            ("{end}", 0, "{end} without {if}, {for} or {list}"),
+            ('{list ","}x{item a}y{end}', 11, "text between {list} and its first {item}"),
+            ("{item a}", 0, "{item} outside a {list}"),
+            ('{list "sep"}{end}', 0, "{list} without {item}"),
             ("{}", 0, "empty '{}' (write '{{' for a literal brace)"),
             ("{a:%d}", 3, "bad format '%d'"),
             ("ab {1 +}", 7, "expected a value, found end of expression"),

@@ -13,7 +13,7 @@
 static const char *print_unit(const struct isa_type_desc *t, const void *v, char *buf, size_t n)
 {
    struct isa_out o;
-   struct isa_ctx ctx = {0, 0, 0};
+   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0};
    isa_out_buffer(&o, buf, n);
    t->print(v, &o, &ctx);
    return buf;
@@ -37,7 +37,7 @@ static struct finds check_unit(const struct isa_type_desc *t, const void *v)
 {
    struct finds s;
    struct isa_findings f;
-   struct isa_ctx ctx = {0, 0, 0};
+   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0};
    memset(&s, 0, sizeof s);
    memset(&f, 0, sizeof f);
    f.emit = collect;
@@ -174,6 +174,8 @@ Test(toy_bundle, programs_follow_the_count_chain_and_stop)
    cr_assert_eq(r, 0);
    cr_assert_eq(n, 2u, "the stop bit of the second bundle ends the program");
    cr_assert_eq(cur.offset, 8u);
+   cr_assert(ctx.last, "the stop bundle is the last");
+   isa_cursor_fini(&cur);
    /* a truncated third bundle: the cursor reports it where it starts */
    const uint8_t cut[6] = {0x01, 0, 0, 0, 0x02, 0};
    isa_cursor_init(&cur, &toy_bundle_spec, cut, sizeof cut);
@@ -181,6 +183,7 @@ Test(toy_bundle, programs_follow_the_count_chain_and_stop)
    cr_assert_eq(isa_cursor_next(&cur, &b, &ctx, &err), ISA_ERR_TRUNCATED);
    cr_assert_eq(cur.offset, 4u);
    cr_assert_eq(isa_cursor_next(&cur, &b, &ctx, &err), 0, "nothing after an error");
+   isa_cursor_fini(&cur);
    ctx.offset = 8, ctx.index = 2, ctx.size = 32;
    isa_out_buffer(&o, text, sizeof text);
    toy_bundle_spec.prefix(&o, &ctx);

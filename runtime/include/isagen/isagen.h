@@ -66,9 +66,12 @@ void isa_out_json_string(struct isa_out *o, const char *s, size_t n);
 /* ---- context of one unit in a program ---------------------------------- */
 
 struct isa_ctx {
-   uint64_t offset; /* byte offset of the unit in its program */
-   uint64_t index;  /* unit number, 0 for the first */
-   uint64_t size;   /* size of the unit in bits */
+   uint64_t offset;  /* byte offset of the unit in its program */
+   uint64_t index;   /* unit number, 0 for the first */
+   uint64_t size;    /* size of the unit in bits */
+   int last;         /* the last unit of the program */
+   const void *prev; /* the previous unit (same type), or NULL for the first */
+   uint64_t program_size; /* bytes in the whole program */
 };
 
 /* ---- findings of validators --------------------------------------------- */
@@ -185,6 +188,7 @@ struct isa_type_desc {
    const struct isa_variant_desc *variants; /* struct variants, choice alternatives */
    uint16_t n_variants;
    size_t variant_offset; /* offsetof the uint16_t variant member (1-based; 0 = none) */
+   uint8_t overlay;       /* struct whose variants are views: all are decoded and listed */
    /* decode `bits` bits at bit position `pos` of buf[0..len) into obj */
    int (*decode)(const uint8_t *buf, size_t len, size_t pos, void *obj, size_t *bits,
                  struct isa_error *err);
@@ -219,12 +223,42 @@ int isa_field_get(const struct isa_type_desc *t, const void *obj, const char *pa
                   int64_t *value);
 int isa_field_set(const struct isa_type_desc *t, void *obj, const char *path, int64_t value);
 
+/* Select the variant of every struct in obj (nested ones, items) that has
+ * none yet, from the fields already set: for objects built field by field
+ * with isa_field_set before they are encoded. */
+void isa_select_variants(const struct isa_type_desc *t, void *obj);
+
 /* Name of the selected variant / alternative, or NULL. */
 const char *isa_variant_name(const struct isa_type_desc *t, const void *obj);
 
 /* The default display of a unit whose XML has no <display>: one line per
  * top-level field that is not zero, "Row: a b=3 c=NAME". */
 void isa_dump(const struct isa_type_desc *t, const void *obj, struct isa_out *out);
+
+/* ---- containers -------------------------------------------------------------
+ * A program may come wrapped in a chunked file (the Mali offline compiler's
+ * MBS): `magic` names the outer chunk; each step descends into the child
+ * chunk `id`, after skipping `skip` bytes of the parent's payload; the last
+ * chunk's payload is the program.  Layout "iff-le32": 4-byte id, then a
+ * little-endian 32-bit payload size, then the payload. */
+
+struct isa_chunk_step {
+   char id[5];
+   uint32_t skip;
+};
+
+struct isa_container {
+   const char *name;
+   char magic[5];
+   const struct isa_chunk_step *steps;
+   unsigned n_steps;
+};
+
+/* If buf[0..len) is container c, find the program inside: ISA_OK with
+ * *offset and *size set; ISA_ERR_NO_MATCH when buf is not c at all;
+ * ISA_ERR_TRUNCATED or ISA_ERR_SIZE when it is c but damaged. */
+int isa_container_payload(const struct isa_container *c, const uint8_t *buf, size_t len, size_t *offset,
+                          size_t *size, struct isa_error *err);
 
 /* ---- specs ---------------------------------------------------------------- */
 
@@ -237,6 +271,9 @@ struct isa_spec {
    int (*stop)(const void *unit);    /* NULL, or true after the last unit of a program */
    /* NULL, or prints what `isa dis --offsets` puts before each unit */
    void (*prefix)(struct isa_out *out, const struct isa_ctx *ctx);
+   const char *separator; /* printed after each unit ("\n" unless the XML says) */
+   const struct isa_container *containers; /* file formats a program may come in */
+   unsigned n_containers;
    const struct isa_type_desc *const *types;
    unsigned n_types;
 };
@@ -268,11 +305,17 @@ struct isa_cursor {
    size_t offset;  /* where the next unit starts */
    uint64_t index; /* units decoded so far */
    bool done;
+   /* the unit before the one just decoded: ctx->prev points here */
+   void *prev, *scratch;
 };
 
-void isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len);
-/* 1: the next unit is in obj and ctx; 0: the program is over; < 0: a
- * status (and err) when the unit at c->offset does not decode. */
+/* Returns ISA_OK, or ISA_ERR_LIMIT when memory for the previous unit
+ * cannot be had; isa_cursor_fini frees it. */
+int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len);
+void isa_cursor_fini(struct isa_cursor *c);
+/* 1: the next unit is in obj and ctx (ctx->prev is the unit before it,
+ * ctx->last says whether it ends the program); 0: the program is over;
+ * < 0: a status (and err) when the unit at c->offset does not decode. */
 int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct isa_error *err);
 
 #ifdef __cplusplus
