@@ -7,7 +7,7 @@
 #   make fuzz     libFuzzer targets for every spec (FUZZ_SECONDS each)
 #   make clean    remove out/
 
-SPECS        := nv-sph
+SPECS        := nv-sph lima-pp lima-gp
 OUT          := out
 CC           ?= gcc
 ifeq ($(origin CC),default)
