@@ -427,6 +427,58 @@ static int resolve(const struct isa_type_desc *t, char *obj, const char *path, b
    }
 }
 
+int isa_field_active(const struct isa_type_desc *t, const void *obj, const char *path)
+{
+   const char *o = (const char *)obj;
+   struct comp c;
+   while (path && parse_comp(path, &c)) {
+      const struct isa_field_desc *fd;
+      unsigned v = variant_of(t, o), i;
+      if (t->kind == ISA_T_CHOICE) {
+         if (!v)
+            return 0;
+         fd = &t->variants[v - 1].fields[0];
+         o += fd->c_offset;
+         t = fd->type;
+         continue;
+      }
+      fd = find(t->fields, t->n_fields, &c);
+      if (!fd && t->n_variants) {
+         /* the selected variant first: flat variants share field names */
+         for (unsigned pass = 0; pass < 2 && !fd; pass++) {
+            for (i = 0; i < t->n_variants && !fd; i++) {
+               const struct isa_variant_desc *vd = &t->variants[i];
+               struct comp sub = c;
+               if ((pass == 0) != (i + 1 == v))
+                  continue;
+               if (vd->named_path) {
+                  if (!name_is(vd->name, &c) || !c.rest || !parse_comp(c.rest, &sub))
+                     continue;
+               }
+               fd = find(vd->fields, vd->n_fields, &sub);
+               if (fd) {
+                  if (pass == 1)
+                     return 0; /* another variant or view than the selected one */
+                  c = sub;
+               }
+            }
+         }
+      }
+      if (!fd || fd->role == ISA_ROLE_FIXED)
+         return 0;
+      if (c.index >= 0 && (unsigned)c.index >= elements(fd, o))
+         return 0;
+      if (fd->has_offset != ISA_NO_OFFSET && !item_present(fd, o))
+         return 0;
+      if (fd->kind != ISA_K_AGG)
+         return c.rest == NULL;
+      o += fd->c_offset + (c.index > 0 ? (size_t)c.index : 0) * fd->c_stride;
+      t = fd->type;
+      path = c.rest;
+   }
+   return 0;
+}
+
 int isa_field_get(const struct isa_type_desc *t, const void *obj, const char *path, int64_t *value)
 {
    const struct isa_field_desc *fd;

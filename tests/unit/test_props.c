@@ -233,7 +233,8 @@ Test(properties, checked_encode_rejects_every_out_of_range_value)
             W.n = 0;
             isa_walk_fields(t, x, gather, &W);
             for (unsigned k = 0; k < W.n; k++)
-               out_of_range(&c, W.paths[k], W.fds[k], W.values[k]);
+               if (isa_field_active(t, x, W.paths[k])) /* views that do not encode are mirrors */
+                  out_of_range(&c, W.paths[k], W.fds[k], W.values[k]);
             checked += c.checked;
          }
       }

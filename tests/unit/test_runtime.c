@@ -234,3 +234,24 @@ Test(findings, paths_format_lazily_and_counts)
    cr_assert_eq(f.count[ISA_SEV_WARNING], 1u);
    cr_assert_eq(f.count[ISA_SEV_ERROR], 1u);
 }
+
+#include "lima_pp.h"
+
+Test(reflection, active_fields_follow_selection_and_presence)
+{
+   /* TV-PP-2: varying (imm view selected), sampler, vec4_mul */
+   static const uint8_t b[] = {0xe6, 0x05, 0x00, 0x00, 0x20, 0x3c, 0x00, 0xf1, 0x00, 0x00, 0x00, 0x00,
+                               0x00, 0x10, 0x00, 0x39, 0x4e, 0x0e, 0x00, 0x00, 0xcf, 0x07, 0x00, 0x00};
+   struct lima_pp_Instruction in;
+   struct isa_error err;
+   cr_assert_eq(lima_pp_Instruction_unpack(b, sizeof b, &in, &err), ISA_OK);
+   const struct isa_type_desc *t = &lima_pp_Instruction_desc;
+   cr_assert(isa_field_active(t, &in, "ctrl.count"));
+   cr_assert(isa_field_active(t, &in, "varying.imm.index"), "the selected view");
+   cr_assert(!isa_field_active(t, &in, "varying.reg.swizzle"), "a mirror view");
+   cr_assert(isa_field_active(t, &in, "sampler.index"));
+   cr_assert(!isa_field_active(t, &in, "uniform.index"), "an absent item");
+   cr_assert(!isa_field_active(t, &in, "no.such.field"));
+   int64_t v;
+   cr_assert_eq(isa_field_get(t, &in, "varying.reg.swizzle", &v), ISA_OK, "mirrors can still be read");
+}

@@ -223,6 +223,12 @@ int isa_field_get(const struct isa_type_desc *t, const void *obj, const char *pa
                   int64_t *value);
 int isa_field_set(const struct isa_type_desc *t, void *obj, const char *path, int64_t value);
 
+/* 1 when the field at `path` takes part in encoding obj: it is not in a
+ * variant, view or optional item that is not selected or present, and it is
+ * not constant.  In an overlay struct only the selected view encodes; the
+ * other views mirror the bits and are refreshed by decoding. */
+int isa_field_active(const struct isa_type_desc *t, const void *obj, const char *path);
+
 /* Select the variant of every struct in obj (nested ones, items) that has
  * none yet, from the fields already set: for objects built field by field
  * with isa_field_set before they are encoded. */
