@@ -11,7 +11,21 @@ import json
 
 
 def c_str(s):
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    out = []
+    for ch in s:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) > 0x7e:
+            out.append("".join(f"\\{b:03o}" for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
 
 
 def main():

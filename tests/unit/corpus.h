@@ -20,7 +20,21 @@ struct corpus_entry {
    unsigned flags;
 };
 
-extern const struct corpus_entry corpus_nv_sph[];
-extern const unsigned corpus_nv_sph_count;
+extern const struct corpus_entry corpus_nv_sph[], corpus_lima_pp[], corpus_lima_gp[], corpus_lima_pp_excluded[];
+extern const unsigned corpus_nv_sph_count, corpus_lima_pp_count, corpus_lima_gp_count, corpus_lima_pp_excluded_count;
+
+/* The corpora and the spec each is for. */
+struct corpus {
+   const char *spec;
+   const struct corpus_entry *entries;
+   const unsigned *count;
+};
+
+#define CORPORA                                                                                                \
+   {                                                                                                            \
+      {"nv-sph", corpus_nv_sph, &corpus_nv_sph_count}, {"lima-pp", corpus_lima_pp, &corpus_lima_pp_count},     \
+         {"lima-gp", corpus_lima_gp, &corpus_lima_gp_count},                                                   \
+         {"lima-pp", corpus_lima_pp_excluded, &corpus_lima_pp_excluded_count},                                 \
+   }
 
 #endif

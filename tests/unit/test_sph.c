@@ -1,6 +1,6 @@
-/* The NVIDIA SPH through the generated C API: every corpus entry decodes
- * to its reference fields and packs back to its bytes; truncation, bad
- * selectors and out-of-range values fail cleanly. */
+/* The NVIDIA SPH through the generated C API (the corpus as a whole is in
+ * test_corpus.c): driver headers, the default display, truncation, bad
+ * selectors, out-of-range values, validator rules. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,55 +8,6 @@
 #include "corpus.h"
 #include "helpers.h"
 #include "nv_sph.h"
-
-static struct field_list fields; /* test-local scratch, not library state */
-
-Test(sph_corpus, every_entry_decodes_to_its_reference_fields)
-{
-   cr_assert_gt(corpus_nv_sph_count, 300u);
-   for (unsigned i = 0; i < corpus_nv_sph_count; i++) {
-      const struct corpus_entry *e = &corpus_nv_sph[i];
-      uint8_t bytes[128];
-      size_t n = hex_bytes(e->hex, bytes, sizeof bytes);
-      struct nv_sph_Header h;
-      struct isa_error err;
-      cr_assert_eq(n, 80u, "%s: 80 bytes", e->id);
-      cr_assert_eq(nv_sph_Header_unpack(bytes, n, &h, &err), ISA_OK, "%s decodes", e->id);
-      cr_assert_str_eq(isa_variant_name(&nv_sph_Header_desc, &h), e->type, "%s layout", e->id);
-      fields.n = 0;
-      isa_walk_fields(&nv_sph_Header_desc, &h, collect_field, &fields);
-      cr_assert_eq(fields.n, e->n_fields, "%s: %u fields, corpus has %u", e->id, fields.n, e->n_fields);
-      for (unsigned k = 0; k < e->n_fields; k++) {
-         int64_t v;
-         cr_assert(field_list_find(&fields, e->fields[k].name, &v), "%s: no field %s", e->id, e->fields[k].name);
-         cr_assert_eq(v, e->fields[k].value, "%s: %s = %lld, corpus says %lld", e->id, e->fields[k].name,
-                      (long long)v, e->fields[k].value);
-      }
-   }
-}
-
-Test(sph_corpus, every_entry_packs_back_from_its_fields)
-{
-   for (unsigned i = 0; i < corpus_nv_sph_count; i++) {
-      const struct corpus_entry *e = &corpus_nv_sph[i];
-      uint8_t want[80], got[80];
-      struct nv_sph_Header h;
-      struct isa_error err;
-      size_t size = 0;
-      hex_bytes(e->hex, want, sizeof want);
-      nv_sph_Header_init(&h);
-      for (unsigned k = 0; k < e->n_fields; k++)
-         cr_assert_eq(isa_field_set(&nv_sph_Header_desc, &h, e->fields[k].name, e->fields[k].value), ISA_OK,
-                      "%s: set %s", e->id, e->fields[k].name);
-      memset(got, 0xa5, sizeof got);
-      cr_assert_eq(nv_sph_Header_pack_checked(&h, got, sizeof got, &size, &err), ISA_OK, "%s packs", e->id);
-      cr_assert_eq(size, 80u);
-      cr_assert_arr_eq(got, want, 80, "%s: packed bytes differ", e->id);
-      memset(got, 0, sizeof got);
-      cr_assert_eq(nv_sph_Header_pack(&h, got), 80u);
-      cr_assert_arr_eq(got, want, 80, "%s: unchecked pack differs", e->id);
-   }
-}
 
 static void hex_header(const char *id, struct nv_sph_Header *h, uint8_t bytes[80])
 {
