@@ -20,4 +20,8 @@ struct bench_case {
 void sph_bench_setup(void);
 size_t sph_bench_cases(struct bench_case *out, size_t max);
 
+/* lima.c (reads tests/corpus/lima-*.jsonl) */
+void lima_bench_setup(void);
+size_t lima_bench_cases(struct bench_case *out, size_t max);
+
 #endif

@@ -1,0 +1,157 @@
+/* Lima benchmark cases over the instructions of tests/corpus/lima-*.jsonl
+ * (real compiler output): generated decoders beside lima_baseline.c, and
+ * the generated printers and validator on their own. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "isagen/isagen.h"
+#include "lima_baseline.h"
+
+#define MAX_INSNS 2048
+#define MAX_BYTES 80 /* a PP instruction is at most 19 words */
+
+struct insns {
+   unsigned n;
+   uint8_t len[MAX_INSNS];
+   uint8_t bytes[MAX_INSNS][MAX_BYTES];
+};
+
+static struct {
+   struct insns pp, gp;
+   struct lima_pp_Instruction ppi[MAX_INSNS];
+   struct lima_gp_Instruction gpi[MAX_INSNS];
+   char text[4096];
+   volatile uint64_t sink;
+} S;
+
+static int hexval(int c)
+{
+   return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* every "hex" value of a corpus file, one instruction each */
+static void load_corpus(const char *path, struct insns *out)
+{
+   static char line[1 << 16];
+   FILE *fp = fopen(path, "r");
+   if (!fp) {
+      fprintf(stderr, "bench: cannot open %s (run from the source tree)\n", path);
+      exit(1);
+   }
+   while (out->n < MAX_INSNS && fgets(line, sizeof line, fp)) {
+      const char *h = strstr(line, "\"hex\": \"");
+      unsigned k = 0;
+      if (!h)
+         continue;
+      for (h += 8; hexval(h[0]) >= 0 && hexval(h[1]) >= 0 && k < MAX_BYTES; h += 2)
+         out->bytes[out->n][k++] = (uint8_t)(hexval(h[0]) << 4 | hexval(h[1]));
+      out->len[out->n++] = (uint8_t)k;
+   }
+   fclose(fp);
+}
+
+void lima_bench_setup(void)
+{
+   load_corpus("tests/corpus/lima-pp.jsonl", &S.pp);
+   load_corpus("tests/corpus/lima-gp.jsonl", &S.gp);
+   /* both sides must agree, every view of every unit, before anything is timed */
+   for (unsigned i = 0; i < S.pp.n; i++) {
+      static struct lima_pp_Instruction a, b;
+      size_t used = 0;
+      if (lima_pp_Instruction_unpack(S.pp.bytes[i], S.pp.len[i], &a, NULL) ||
+          lima_pp_baseline_decode(S.pp.bytes[i], S.pp.len[i], &b, &used) || used != S.pp.len[i] ||
+          memcmp(&a, &b, sizeof a)) {
+         fprintf(stderr, "bench: lima-pp baseline and generated decoder disagree on instruction %u\n", i);
+         exit(1);
+      }
+   }
+   for (unsigned i = 0; i < S.gp.n; i++) {
+      struct lima_gp_Instruction a, b;
+      if (lima_gp_Instruction_unpack(S.gp.bytes[i], S.gp.len[i], &a, NULL) ||
+          lima_gp_baseline_decode(S.gp.bytes[i], S.gp.len[i], &b) || memcmp(&a, &b, sizeof a)) {
+         fprintf(stderr, "bench: lima-gp baseline and generated decoder disagree on instruction %u\n", i);
+         exit(1);
+      }
+   }
+}
+
+static void gen_pp_unpack(void *st)
+{
+   (void)st;
+   for (unsigned i = 0; i < S.pp.n; i++)
+      S.sink += (uint64_t)lima_pp_Instruction_unpack(S.pp.bytes[i], S.pp.len[i], &S.ppi[i], NULL);
+}
+
+static void base_pp_unpack(void *st)
+{
+   size_t used;
+   (void)st;
+   for (unsigned i = 0; i < S.pp.n; i++)
+      S.sink += (uint64_t)lima_pp_baseline_decode(S.pp.bytes[i], S.pp.len[i], &S.ppi[i], &used);
+}
+
+static void gen_gp_unpack(void *st)
+{
+   (void)st;
+   for (unsigned i = 0; i < S.gp.n; i++)
+      S.sink += (uint64_t)lima_gp_Instruction_unpack(S.gp.bytes[i], S.gp.len[i], &S.gpi[i], NULL);
+}
+
+static void base_gp_unpack(void *st)
+{
+   (void)st;
+   for (unsigned i = 0; i < S.gp.n; i++)
+      S.sink += (uint64_t)lima_gp_baseline_decode(S.gp.bytes[i], S.gp.len[i], &S.gpi[i]);
+}
+
+static void gen_pp_print(void *st)
+{
+   (void)st;
+   for (unsigned i = 0; i < S.pp.n; i++) {
+      struct isa_out o;
+      struct isa_ctx ctx = {0, i, S.pp.len[i] * 8u, 0, NULL, 0};
+      isa_out_buffer(&o, S.text, sizeof S.text);
+      S.sink += (uint64_t)lima_pp_Instruction_print(&S.ppi[i], &o, &ctx) + (uint8_t)S.text[0];
+   }
+}
+
+static void gen_gp_print(void *st)
+{
+   (void)st;
+   for (unsigned i = 0; i < S.gp.n; i++) {
+      struct isa_out o;
+      struct isa_ctx ctx = {0, i, 128, 0, NULL, 0};
+      isa_out_buffer(&o, S.text, sizeof S.text);
+      S.sink += (uint64_t)lima_gp_Instruction_print(&S.gpi[i], &o, &ctx) + (uint8_t)S.text[0];
+   }
+}
+
+static void gen_pp_validate(void *st)
+{
+   struct isa_findings f;
+   (void)st;
+   memset(&f, 0, sizeof f);
+   for (unsigned i = 0; i < S.pp.n; i++) {
+      struct isa_ctx ctx = {0, i, S.pp.len[i] * 8u, 0, NULL, 0};
+      lima_pp_Instruction_validate(&S.ppi[i], &f, &ctx, NULL);
+   }
+   S.sink += f.count[0] + f.count[1] + f.count[2];
+}
+
+size_t lima_bench_cases(struct bench_case *out, size_t max)
+{
+   const struct bench_case c[] = {
+      {"lima-pp unpack", "insn", S.pp.n, gen_pp_unpack, base_pp_unpack, NULL},
+      {"lima-gp unpack", "insn", S.gp.n, gen_gp_unpack, base_gp_unpack, NULL},
+      {"lima-pp print", "insn", S.pp.n, gen_pp_print, NULL, NULL},
+      {"lima-gp print", "insn", S.gp.n, gen_gp_print, NULL, NULL},
+      {"lima-pp validate", "insn", S.pp.n, gen_pp_validate, NULL, NULL},
+   };
+   size_t n = sizeof c / sizeof c[0];
+   if (n > max)
+      n = max;
+   memcpy(out, c, n * sizeof c[0]);
+   return n;
+}
