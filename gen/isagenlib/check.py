@@ -60,6 +60,7 @@ class Checker:
     def __init__(self, spec, diags):
         self.spec = spec
         self.diags = diags
+        self.cycles_reported = set()
 
     def error(self, loc, msg):
         self.diags.error(loc, msg)
@@ -91,13 +92,23 @@ class Checker:
 
     # ---------------------------------------------------------------- expressions
 
+    def fresh(self, e):
+        """Whether ExprError `e` is news: not a cascade from a broken <let>
+        and not a <let> cycle already reported."""
+        if e.cascade or e.cycle in self.cycles_reported:
+            return False
+        if e.cycle:
+            self.cycles_reported.add(e.cycle)
+        return True
+
     def expr(self, node, scope, loc, what, want="int"):
         if node is None:
             return False
         try:
             X.check(node, scope)
         except X.ExprError as e:
-            self.error(loc.shifted(e.pos), f"in {what}: {e.message}")
+            if self.fresh(e):
+                self.error(loc.shifted(e.pos), f"in {what}: {e.message}")
             return False
         if want is None:
             return True
@@ -114,7 +125,8 @@ class Checker:
                 try:
                     X.check(p.node, scope, allow_agg=True)
                 except X.ExprError as e:
-                    self.error(loc.shifted(e.pos), f"in {what}: {e.message}")
+                    if self.fresh(e):
+                        self.error(loc.shifted(e.pos), f"in {what}: {e.message}")
                     continue
                 if p.fmt and p.fmt[0].isalpha() and p.fmt not in ("b",) and not p.fmt[-1:].isdigit():
                     if len(p.fmt) > 1 or p.fmt not in "diuxXofFeEgGc":
@@ -281,6 +293,7 @@ class Checker:
             if not v.fallback and not v.whens and not fixed[0]:
                 self.error(v.loc, f"variant '{v.name}' needs a <when> or <fixed> bits (or fallback=\"true\")")
         # patterns: each <when> group, ANDed with the variant's own fixed bits
+        errors_before = len(self.diags.errors)
         for v in s.variants:
             fm, fv = fixed_pattern(v.members)
             pats = []
@@ -292,8 +305,9 @@ class Checker:
             v.patterns = pats if v.whens else [(fm, fv)]
             if v.fallback:
                 v.patterns = [(0, 0)]
-        self.check_patterns([(v, v.priority if not v.fallback else -(1 << 62), v.explicit_priority or v.fallback, v.patterns)
-                             for v in s.variants], "variants", f"struct '{s.name}'")
+        if len(self.diags.errors) == errors_before:  # a broken <match> would make every overlap look real
+            self.check_patterns([(v, v.priority if not v.fallback else -(1 << 62), v.explicit_priority or v.fallback,
+                                  v.patterns) for v in s.variants], "variants", f"struct '{s.name}'")
         # expressions
         if s.overlay:
             for v in s.variants:
@@ -324,7 +338,9 @@ class Checker:
             if lt.name in C_KEYWORDS:
                 self.error(lt.loc, f"'{lt.name}' is a C or C++ keyword; choose another name")
             names[lt.name] = lt
+            scope._resolving = [lt.name]
             self.expr(lt.value, scope, lt.value_loc, f"<let> '{lt.name}'", want=None)
+            scope._resolving = []
         for o in operands:
             self.operand(o)
 
@@ -344,7 +360,7 @@ class Checker:
 
     # ---------------------------------------------------------------- patterns
 
-    def resolve_match_bits(self, m, struct_members, owner_desc, seq=None):
+    def resolve_match_bits(self, m, struct_members, owner_desc, seq=None, owner=None):
         """Absolute bit positions (LSB first) that a <match> compares."""
         if m.pieces is not None:
             return logical_positions(m.pieces)
@@ -370,7 +386,11 @@ class Checker:
                 idx = int(rest.rstrip("]"))
             f = next((x for x in members if isinstance(x, Field) and x.name == name), None)
             if f is None:
-                self.error(m.loc, f"match field '{path}': '{name}' is not a field of {owner_desc}")
+                hint = ""
+                if k == 0 and seq is None and isinstance(owner, Struct) and any(
+                        isinstance(x, Field) and x.name == name for v in owner.variants for x in v.members):
+                    hint = " (a <when> can name the struct's common fields only; use bits= for a variant's own)"
+                self.error(m.loc, f"match field '{path}': '{name}' is not a field of {owner_desc}{hint}")
                 return None
             if f.is_array and idx is None:
                 self.error(m.loc, f"match field '{path}': '{name}' is an array; index it")
@@ -441,7 +461,7 @@ class Checker:
     def group_pattern(self, group, owner, members, owner_desc, seq=None):
         mask = value = 0
         for m in group:
-            pos = self.resolve_match_bits(m, members, owner_desc, seq)
+            pos = self.resolve_match_bits(m, members, owner_desc, seq, owner)
             if pos is None:
                 continue
             mm, mv = self.match_pattern(m, pos)
@@ -538,6 +558,7 @@ class Checker:
 
     def choice(self, ch):
         cands = []
+        errors_before = len(self.diags.errors)
         for a in ch.alts:
             t = a.type.target
             if t is None:
@@ -564,7 +585,7 @@ class Checker:
                 pats = [fixed]
             a.patterns = pats
             cands.append((a, a.priority, a.explicit_priority, pats))
-        if len(cands) > 1:
+        if len(cands) > 1 and len(self.diags.errors) == errors_before:
             self.check_patterns(cands, "alternatives", f"choice '{ch.name}'")
         names = {}
         for a in ch.alts:

@@ -30,10 +30,15 @@ MASK64 = (1 << 64) - 1
 
 
 class ExprError(Exception):
-    def __init__(self, pos, message):
+    """An error at offset `pos` of an expression.  `cascade` marks an error
+    already reported where it starts (a broken <let> seen from a use of it),
+    so that users of the let stay quiet."""
+    def __init__(self, pos, message, cascade=False, cycle=None):
         super().__init__(message)
         self.pos = pos
         self.message = message
+        self.cascade = cascade
+        self.cycle = cycle  # the names of a <let> cycle, reported once
 
 
 # ---------------------------------------------------------------- lexer

@@ -59,7 +59,7 @@ class BaseScope(X.Scope):
         self.operands = {o.name: o for o in operands}
         # $prev reads through ctx, so only where a context exists
         self.prev = (prev if prev is not None else self._default_prev()) and "offset" in self.vars
-        self._resolving = set()
+        self._resolving = []  # the <let>s being expanded, outermost first
 
     def _default_prev(self):
         return False
@@ -107,16 +107,20 @@ class BaseScope(X.Scope):
         if len(segs) == 1 and segs[0] in self.lets:
             let = self.lets[segs[0]]
             if let.name in self._resolving:
-                raise X.ExprError(node.pos, f"<let> '{let.name}' refers to itself")
+                chain = self._resolving[self._resolving.index(let.name):] + [let.name]
+                raise X.ExprError(node.pos, f"<let> '{chain[0]}' refers to itself: {' -> '.join(chain)}",
+                                  cycle=frozenset(chain))
             if let.value is None:
-                raise X.ExprError(node.pos, f"<let> '{let.name}' has no valid value")
-            self._resolving.add(let.name)
+                raise X.ExprError(node.pos, f"<let> '{let.name}' has no valid value", cascade=True)
+            self._resolving.append(let.name)
             try:
                 X.check(let.value, self)
             except X.ExprError as e:
-                raise X.ExprError(node.pos, f"in <let> '{let.name}': {e.message}") from None
+                # the let's own check reports what is wrong inside it; only a
+                # cycle back to the let being checked belongs to this use
+                raise X.ExprError(node.pos, e.message, cascade=e.cascade or e.cycle is None, cycle=e.cycle)
             finally:
-                self._resolving.discard(let.name)
+                self._resolving.pop()
             return Ref(f"({X.to_c(let.value)})", type=let.value.type)
         if segs[0] == "$prev":
             if not self.prev:

@@ -21,6 +21,7 @@ from lxml import etree
 from .diag import Diagnostics, Loc
 
 RNG_NS = "{http://relaxng.org/ns/structure/1.0}"
+RNG_ANNOTATIONS_NS = "{http://relaxng.org/ns/compatibility/annotations/1.0}"
 DEFAULT_SCHEMA = os.path.join(os.path.dirname(__file__), "..", "..", "xml", "isagen.rng")
 
 
@@ -179,9 +180,21 @@ def validate_schema(doc, diags, schema_path=None):
     tree = etree.ElementTree(doc.root)
     if rng.validate(tree):
         return True
+    count_before = len(diags.items)
+    # libxml2 stops at the first bad child of an element; the explainer
+    # looks at every element, so one run reports every schema problem.
+    skip = set()
+    for element in doc.root.iter():
+        if not isinstance(element.tag, str) or element in skip:
+            continue
+        if element.tag not in explainer.elements:
+            skip.update(element.iterdescendants())  # one error for an unknown subtree
+        for where, msg in explainer.explain(element):
+            diags.error(where(doc), msg)
+    if len(diags.items) > count_before:
+        return False
     reported = set()
     vague = []  # libxml2 messages we cannot place; said only if nothing else is
-    count_before = len(diags.items)
     for err in rng.error_log:
         element = None
         try:
@@ -260,10 +273,12 @@ class SchemaExplainer:
                 self._collect(child, attrs, children, required, seen, required_children)
 
     def _value_problem(self, node, value):
-        """Why `value` does not satisfy the attribute definition `node`."""
+        """Why `value` does not satisfy the attribute definition `node`.
+        A pattern reached through a define with an <a:documentation> is
+        explained in those words rather than as a regular expression."""
         choices, patterns, minlen = [], [], None
 
-        def walk(n, seen):
+        def walk(n, seen, what):
             nonlocal minlen
             for c in n:
                 if c.tag == RNG_NS + "value":
@@ -271,22 +286,23 @@ class SchemaExplainer:
                 elif c.tag == RNG_NS + "data":
                     for p in c.findall(RNG_NS + "param"):
                         if p.get("name") == "pattern":
-                            patterns.append(p.text)
+                            patterns.append((p.text, what))
                         elif p.get("name") == "minLength":
                             minlen = int(p.text)
                 elif c.tag == RNG_NS + "ref" and c.get("name") not in seen:
                     d = self.defines.get(c.get("name"))
                     if d is not None:
-                        walk(d, seen | {c.get("name")})
+                        doc = d.find(RNG_ANNOTATIONS_NS + "documentation")
+                        walk(d, seen | {c.get("name")}, doc.text.strip() if doc is not None else what)
                 elif c.tag == RNG_NS + "choice":
-                    walk(c, seen)
+                    walk(c, seen, what)
 
-        walk(node, set())
+        walk(node, set(), None)
         if choices and value not in choices:
             return "must be one of " + ", ".join(f"'{c}'" for c in choices)
-        for p in patterns:
+        for p, what in patterns:
             if not re.fullmatch(p, value):
-                return f"does not match the pattern {p}"
+                return f"is not {what}" if what else f"does not match the pattern {p}"
         if minlen is not None and len(value) < minlen:
             return "must not be empty"
         return None
@@ -310,7 +326,7 @@ class SchemaExplainer:
                 out.append((lambda d, e=element, a=name: d.attr_loc(e, a),
                             f"unknown attribute '{name}' on <{tag}> (allowed: {expected})"))
             else:
-                why = self._value_problem(allowed[name][1], element.get(name))
+                why = self._value_problem(allowed.get(name, allowed.get("*"))[1], element.get(name))
                 if why:
                     out.append((lambda d, e=element, a=name: d.attr_loc(e, a),
                                 f"attribute '{name}' of <{tag}>: value '{element.get(name)}' {why}"))
