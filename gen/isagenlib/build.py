@@ -137,6 +137,10 @@ class Builder:
         stop, stop_loc = self.parse_expr(st, "stop")
         spec.stream = Stream(st.get("unit"), self.integer(st, "count"), st.get("stop"),
                              self.loc(st), stop_loc, stop=stop)
+        for c in st.findall("derive"):
+            value, vloc = self.parse_expr(c, "value")
+            spec.stream.derives.append(Derive(c.get("field"), c.get("value"), self.loc(c), self.aloc(c, "field", 0),
+                                              vloc, doc_text(c), self.src(c), value=value))
         if st.get("separator") is not None:
             sloc = self.aloc(st, "separator", 0)
             parts = self.parse_template(st.get("separator"), sloc, "separator") or []

@@ -17,7 +17,7 @@ alternative its list of (mask, value) patterns over the unit's bits.
 from . import expr as X
 from . import template as T
 from .model import (C_KEYWORDS, Choice, Field, Sequence, Struct, Use)
-from .scopes import ContextScope, OperandScope, SequenceScope, StructScope
+from .scopes import ContextScope, OperandScope, SequenceScope, StructScope, scope_for
 
 RESERVED_MEMBER_NAMES = {"variant", "u"}
 
@@ -539,20 +539,21 @@ class Checker:
         if seq.size is not None:
             self.expr(seq.size, allscope, seq.size_loc, "size")
         for d in seq.derives:
-            ok = True
-            try:
-                node = X.parse(d.field)
-                X.check(node, allscope)
-                if node.ref.lvalue is None or node.ref.field is None or not node.ref.field.stored:
-                    raise X.ExprError(0, f"'{d.field}' is not a field that can be set")
-                d.target = node
-            except X.ExprError as e:
-                self.error(d.field_loc.shifted(e.pos), f"in derive field: {e.message}")
-                ok = False
+            self.derive_target(d, allscope)
             dscope = SequenceScope(spec, seq, vars_={"size": "(int64_t)size"})
             self.expr(d.value, dscope, d.value_loc, "derive value")
-            del ok
         self.rules_and_displays(seq.rules, seq.displays, allscope)
+
+    def derive_target(self, d, scope):
+        """Resolve the field a <derive> sets (d.target), or report why not."""
+        try:
+            node = X.parse(d.field)
+            X.check(node, scope)
+            if node.ref.lvalue is None or node.ref.field is None or not node.ref.field.stored:
+                raise X.ExprError(0, f"'{d.field}' is not a field that can be set")
+            d.target = node
+        except X.ExprError as e:
+            self.error(d.field_loc.shifted(e.pos), f"in derive field: {e.message}")
 
     # ---------------------------------------------------------------- choices
 
@@ -625,6 +626,12 @@ class Checker:
                 self.error(st.stop_loc, "stop= needs a struct or sequence unit")
                 return
             self.expr(st.stop, scope, st.stop_loc, "stop")
+        if st.derives and not isinstance(st.unit, (Struct, Sequence)):
+            self.error(st.derives[0].loc, "a <derive> of the stream needs a struct or sequence unit")
+            return
+        for d in st.derives:
+            self.derive_target(d, scope_for(self.spec, st.unit, prev=False))
+            self.expr(d.value, scope_for(self.spec, st.unit, next=True), d.value_loc, "derive value")
 
     def recursion(self):
         """A struct may not contain itself (its size would be infinite)."""

@@ -221,9 +221,9 @@ class Parser:
             return Num(parse_int(t.text), t.pos)
         if t.kind == "var":
             self.take()
-            if t.text == "$prev":
-                # $prev.field: the previous unit of the program
-                segs = ["$prev"]
+            if t.text in ("$prev", "$next"):
+                # $prev.field, $next.field: the neighbouring units of the program
+                segs = [t.text]
                 while True:
                     if self.peek().text == "." and self.peek(1).kind == "ident":
                         self.take()
@@ -235,7 +235,7 @@ class Parser:
                     else:
                         break
                 if len(segs) == 1:
-                    raise ExprError(t.pos, "$prev needs a field: $prev.NAME")
+                    raise ExprError(t.pos, f"{t.text} needs a field: {t.text}.NAME")
                 return Path(segs, t.pos)
             return Var(t.text[1:], t.pos)
         if t.text == "(":

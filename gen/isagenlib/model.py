@@ -445,6 +445,7 @@ class Stream:
     prefix_loc: Optional[Loc] = None
     prefix: list = None
     separator: str = "\n"
+    derives: list = dc_field(default_factory=list)  # <derive>s: set by the program encoder
 
 
 @dataclass

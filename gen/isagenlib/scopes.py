@@ -13,7 +13,9 @@ What a name can be, in the order it is looked up:
     fields are reached through the view's name (`imm.dest`); an enum
     field followed by a property name reads that property (`op.srcs`);
   * `$prev.path`: the same path in the previous unit of the program
-    (reads 0 for the first unit), for the stream's unit type only.
+    (reads 0 for the first unit), for the stream's unit type only;
+  * `$next.path`: the same path in the next unit (0 after the last), only
+    in the stream's <derive>s, which the program encoder evaluates.
 Calls of names that are not built-in functions are operands, printed with
 their arguments: local operands of the struct first, then global ones.
 """
@@ -51,7 +53,7 @@ CONTEXT_VARS = {
 
 
 class BaseScope(X.Scope):
-    def __init__(self, spec, locals_=None, vars_=None, lets=(), operands=(), prev=None):
+    def __init__(self, spec, locals_=None, vars_=None, lets=(), operands=(), prev=None, next=False):
         self.spec = spec
         self.locals = dict(locals_ or {})   # loop variable name -> C variable
         self.vars = vars_ if vars_ is not None else {k: f"(int64_t)ctx->{k}" for k in CONTEXT_VARS}
@@ -59,6 +61,7 @@ class BaseScope(X.Scope):
         self.operands = {o.name: o for o in operands}
         # $prev reads through ctx, so only where a context exists
         self.prev = (prev if prev is not None else self._default_prev()) and "offset" in self.vars
+        self.next = next and "offset" in self.vars
         self._resolving = []  # the <let>s being expanded, outermost first
 
     def _default_prev(self):
@@ -122,17 +125,22 @@ class BaseScope(X.Scope):
             finally:
                 self._resolving.pop()
             return Ref(f"({X.to_c(let.value)})", type=let.value.type)
-        if segs[0] == "$prev":
-            if not self.prev:
+        if segs[0] in ("$prev", "$next"):
+            which = segs[0][1:]
+            if which == "prev" and not self.prev:
                 raise X.ExprError(node.pos, "$prev is only known in the stream's unit type")
+            if which == "next" and not self.next:
+                raise X.ExprError(node.pos, "$next is only known in the <derive>s of the <stream>")
+            if len(segs) < 2:
+                raise X.ExprError(node.pos, f"${which} is a unit; name one of its fields: ${which}.field")
             unit = self.spec.stream.unit
             cname = f"struct {self.spec.prefix}_{unit.name}"
-            inner = scope_for(self.spec, unit, base=f"((const {cname} *)ctx->prev)", vars_={}, prev=False)
+            inner = scope_for(self.spec, unit, base=f"((const {cname} *)ctx->{which})", vars_={}, prev=False)
             sub = X.Path(segs[1:], node.pos)
             r = inner.resolve(sub)
             if r.type != "int" or r.c is None:
-                raise X.ExprError(node.pos, "$prev gives field values only")
-            return Ref(f"(ctx->prev ? {r.c} : INT64_C(0))", field=r.field)
+                raise X.ExprError(node.pos, f"${which} gives field values only")
+            return Ref(f"(ctx->{which} ? {r.c} : INT64_C(0))", field=r.field)
         return None
 
     # ---- walking a path through struct members

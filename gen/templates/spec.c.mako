@@ -244,6 +244,24 @@ static int ${P}_stop(const void *unit)
    return (${g.stop_c()}) != 0;
 }
 % endif
+% if spec.stream.derives:
+
+/* The stream's <derive>s: fields the program encoder computes from the
+ * neighbouring units. */
+static int ${P}_link(void *unit, const struct isa_ctx *ctx, struct isa_error *err)
+{
+   ${g.sname(spec.stream.unit)} *v = (${g.sname(spec.stream.unit)} *)unit;
+%   for d in spec.stream.derives:
+   {
+      int64_t dv = ${X.to_c(d.value)};
+      if (dv < ${d.target.ref.field.min_value} || dv > ${d.target.ref.field.max_value})
+         return isa_fail_range(err, ${g.c_string(spec.stream.unit.name)}, ${g.c_string(d.field)}, dv, ${d.target.ref.field.min_value}, ${d.target.ref.field.max_value});
+      ${d.target.ref.lvalue} = (${g.ctype(d.target.ref.field)})dv;
+   }
+%   endfor
+   return ISA_OK;
+}
+% endif
 % if spec.stream.prefix is not None:
 
 static void ${P}_prefix(struct isa_out *out, const struct isa_ctx *ctx)
@@ -288,6 +306,7 @@ const struct isa_spec ${P}_spec = {
    ${P + '_stop' if spec.stream.stop is not None else '0'},
    ${P + '_prefix' if spec.stream.prefix is not None else '0'},
    ${g.c_string(spec.stream.separator)},
+   ${P + '_link' if spec.stream.derives else '0'},
    ${P + '_containers' if spec.containers else '0'},
    ${len(spec.containers)},
    ${P}_types,

@@ -80,6 +80,73 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    return 1;
 }
 
+/* Encoding runs twice: the first pass encodes each unit as given and decodes
+ * it back, which gives its canonical form (derived sizes, presence bits) and
+ * its offset; the second lets the spec's link function set the fields that
+ * depend on the neighbours, in those canonical forms, and writes the final
+ * bytes at the same offsets. */
+int isa_encode_program(const struct isa_spec *spec, const void *units, size_t n, uint8_t *buf, size_t cap,
+                       size_t *size, struct isa_error *err)
+{
+   const size_t cs = spec->unit->c_size;
+   const unsigned char *in = (const unsigned char *)units;
+   unsigned char *canon = NULL;
+   size_t *offs = NULL, pos = 0, bits;
+   int r = ISA_OK;
+   *size = 0;
+   if (spec->unit_count && n != spec->unit_count)
+      return isa_fail(err, ISA_ERR_ARG, spec->unit->name, 0, "wrong number of units for this spec's programs");
+   canon = (unsigned char *)calloc(n ? n : 1, cs);
+   offs = (size_t *)calloc(n + 1, sizeof *offs);
+   if (!canon || !offs) {
+      r = isa_fail(err, ISA_ERR_LIMIT, spec->unit->name, 0, "out of memory");
+      goto out;
+   }
+   for (size_t i = 0; i < n; i++) {
+      size_t back = 0;
+      offs[i] = pos;
+      r = spec->unit->encode(in + i * cs, buf, cap, pos * 8, &bits, err);
+      if (!r && (bits % 8 || bits == 0))
+         r = isa_fail(err, ISA_ERR_SIZE, spec->unit->name, 0, "a unit must be a whole number of bytes");
+      if (!r)
+         r = spec->unit->decode(buf, pos + bits / 8, pos * 8, canon + i * cs, &back, err);
+      if (r)
+         goto out;
+      pos += bits / 8;
+   }
+   offs[n] = pos;
+   if (!spec->link)
+      goto done;
+   for (size_t i = 0; i < n; i++) {
+      struct isa_ctx ctx;
+      memset(&ctx, 0, sizeof ctx);
+      ctx.offset = offs[i];
+      ctx.index = i;
+      ctx.size = (uint64_t)(offs[i + 1] - offs[i]) * 8;
+      ctx.last = i + 1 == n;
+      ctx.prev = i ? canon + (i - 1) * cs : NULL;
+      ctx.next = i + 1 < n ? canon + (i + 1) * cs : NULL;
+      ctx.program_size = pos;
+      r = spec->link(canon + i * cs, &ctx, err);
+      if (r)
+         goto out;
+   }
+   for (size_t i = 0; i < n; i++) {
+      r = spec->unit->encode(canon + i * cs, buf, cap, offs[i] * 8, &bits, err);
+      if (!r && bits != (offs[i + 1] - offs[i]) * 8)
+         r = isa_fail(err, ISA_ERR_INCONSISTENT, spec->unit->name, 0,
+                      "a field the stream derives changed the size of a unit");
+      if (r)
+         goto out;
+   }
+done:
+   *size = pos;
+out:
+   free(canon);
+   free(offs);
+   return r;
+}
+
 /* ---- containers ------------------------------------------------------------ */
 
 static uint32_t le32(const uint8_t *p)

@@ -67,7 +67,7 @@ static void exercise_unit(const struct isa_spec *spec, const void *obj, size_t b
    char text[4096];
    struct isa_out out;
    struct isa_findings f;
-   struct isa_ctx ctx = {offset, index, (uint64_t)bytes * 8, 0, NULL, 0};
+   struct isa_ctx ctx = {offset, index, (uint64_t)bytes * 8, 0, NULL, 0, NULL};
    uint8_t *enc = (uint8_t *)calloc(1, bytes + 64);
    void *again = calloc(1, t->c_size);
    size_t bits = 0, bits2 = 0;

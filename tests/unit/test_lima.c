@@ -361,3 +361,60 @@ Test(lima_check, gp_rules)
    cr_assert(strstr(f.text, "warning unknown-complex-op complex_op: complex_op 10 is unknown (the seed's 'set address registers from pass', unverified)"),
              "%s", f.text);
 }
+
+/* isa_encode_program fills next_count and prefetch from the program (the
+ * <stream>'s <derive>s), computes each count, and leaves the caller's units
+ * alone. */
+Test(lima_program, encoder_links_instructions)
+{
+   const struct isa_spec *pp = isa_spec_find("lima-pp");
+   const uint32_t *src[3] = {tv_pp_2, tv_pp_4, tv_pp_1};
+   const size_t words[3] = {6, 3, 5};
+   struct lima_pp_Instruction in[3], back;
+   uint8_t b[256];
+   size_t size = 0;
+   struct isa_error err;
+   for (int i = 0; i < 3; i++) {
+      uint8_t tmp[80];
+      words_to_bytes(src[i], words[i], tmp);
+      cr_assert_eq(lima_pp_Instruction_unpack(tmp, words[i] * 4, &in[i], &err), ISA_OK);
+      in[i].ctrl.stop = i == 2;
+      in[i].ctrl.count = 0;      /* computed by the encoder */
+      in[i].ctrl.next_count = 0; /* computed from the program */
+      in[i].ctrl.prefetch = false;
+   }
+   cr_assert_eq(isa_encode_program(pp, in, 3, b, sizeof b, &size, &err), ISA_OK, "%s", err.detail ? err.detail : "");
+   cr_assert_eq(size, (6 + 3 + 5) * 4u);
+   cr_assert_eq(in[0].ctrl.count, 0, "the caller's units are not modified");
+   const size_t at[3] = {0, 24, 36};
+   const unsigned next[3] = {3, 5, 0};
+   for (int i = 0; i < 3; i++) {
+      cr_assert_eq(lima_pp_Instruction_unpack(b + at[i], size - at[i], &back, &err), ISA_OK);
+      cr_assert_eq(back.ctrl.count, words[i]);
+      cr_assert_eq(back.ctrl.next_count, next[i], "instruction %d", i);
+      cr_assert_eq(back.ctrl.prefetch, i < 2, "instruction %d", i);
+      /* everything else is the published instruction */
+      uint32_t w0 = isa_load_le32(b + at[i]);
+      cr_assert_eq(w0 & ~(0x3fu << 19 | 1u << 25 | 1u << 5), src[i][0] & ~(0x3fu << 19 | 1u << 25 | 1u << 5));
+      for (size_t k = 1; k < words[i]; k++)
+         cr_assert_eq(isa_load_le32(b + at[i] + 4 * k), src[i][k], "instruction %d word %zu", i, k);
+   }
+   /* and the program passes the cross-instruction rules */
+   struct finds f = check("lima-pp", b, size);
+   cr_assert(!strstr(f.text, "next-count") && !strstr(f.text, "prefetch"), "%s", f.text);
+   /* too small a buffer, and a unit that does not encode, are errors */
+   cr_assert_eq(isa_encode_program(pp, in, 3, b, 40, &size, &err), ISA_ERR_NOSPACE);
+   in[0].vec4_mul.dest = 99; /* tv_pp_2 has a vec4_mul; dest is 4 bits */
+   cr_assert_eq(isa_encode_program(pp, in, 3, b, sizeof b, &size, &err), ISA_ERR_RANGE);
+   cr_assert_str_eq(err.field, "dest");
+   /* GP has nothing to derive: the program is the instructions side by side */
+   const struct isa_spec *gp = isa_spec_find("lima-gp");
+   struct lima_gp_Instruction g[7];
+   uint8_t gb[7 * 16], out[7 * 16];
+   words_to_bytes(tv_gp_1, 28, gb);
+   for (int i = 0; i < 7; i++)
+      cr_assert_eq(lima_gp_Instruction_unpack(gb + 16 * i, 16, &g[i], &err), ISA_OK);
+   cr_assert_eq(isa_encode_program(gp, g, 7, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, sizeof out);
+   cr_assert_eq(memcmp(out, gb, sizeof out), 0);
+}

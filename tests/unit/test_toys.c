@@ -13,7 +13,7 @@
 static const char *print_unit(const struct isa_type_desc *t, const void *v, char *buf, size_t n)
 {
    struct isa_out o;
-   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0};
+   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0, NULL};
    isa_out_buffer(&o, buf, n);
    t->print(v, &o, &ctx);
    return buf;
@@ -37,7 +37,7 @@ static struct finds check_unit(const struct isa_type_desc *t, const void *v)
 {
    struct finds s;
    struct isa_findings f;
-   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0};
+   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0, NULL};
    memset(&s, 0, sizeof s);
    memset(&f, 0, sizeof f);
    f.emit = collect;

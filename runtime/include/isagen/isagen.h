@@ -72,6 +72,7 @@ struct isa_ctx {
    int last;         /* the last unit of the program */
    const void *prev; /* the previous unit (same type), or NULL for the first */
    uint64_t program_size; /* bytes in the whole program */
+   const void *next; /* the next unit, or NULL: known only while a program is encoded */
 };
 
 /* ---- findings of validators --------------------------------------------- */
@@ -278,6 +279,10 @@ struct isa_spec {
    /* NULL, or prints what `isa dis --offsets` puts before each unit */
    void (*prefix)(struct isa_out *out, const struct isa_ctx *ctx);
    const char *separator; /* printed after each unit ("\n" unless the XML says) */
+   /* NULL, or sets the fields the <stream>'s <derive>s compute from the
+    * unit's neighbours (ctx->prev, ctx->next); ISA_ERR_RANGE if one does
+    * not fit */
+   int (*link)(void *unit, const struct isa_ctx *ctx, struct isa_error *err);
    const struct isa_container *containers; /* file formats a program may come in */
    unsigned n_containers;
    const struct isa_type_desc *const *types;
@@ -323,6 +328,18 @@ void isa_cursor_fini(struct isa_cursor *c);
  * ctx->last says whether it ends the program); 0: the program is over;
  * < 0: a status (and err) when the unit at c->offset does not decode. */
 int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct isa_error *err);
+
+/* Encode a program: `units` holds n unit objects (spec->unit->c_size bytes
+ * each), written one after the other into buf[0..cap); *size gets the
+ * program's size in bytes.  Each unit is encoded as its checked encoder
+ * does (sizes and counts computed), then the fields the <stream>'s
+ * <derive>s name are computed from the neighbouring units as encoded
+ * (Lima PP: next_count and prefetch), so callers need not fill them.
+ * `units` is not modified.  ISA_ERR_ARG when n does not suit a spec with a
+ * fixed unit count; ISA_ERR_INCONSISTENT if a derived field changed the
+ * size of a unit. */
+int isa_encode_program(const struct isa_spec *spec, const void *units, size_t n, uint8_t *buf, size_t cap,
+                       size_t *size, struct isa_error *err);
 
 #ifdef __cplusplus
 }
