@@ -525,7 +525,8 @@ class CGen:
 
         def flush():
             if buf:
-                lines.append(f"{indent}isa_out_str({out}, {c_string(''.join(buf))});")
+                text = "".join(buf)  # its length is known here, so no strlen at run time
+                lines.append(f"{indent}isa_out_mem({out}, {c_string(text)}, {len(text.encode('utf-8'))});")
                 buf.clear()
 
         for p in parts:
@@ -612,9 +613,16 @@ class CGen:
             digits = int(spec) if spec.strip("0") else 1
             return [f"isa_out_bin({out}, (uint64_t)({val}), {digits});"]
         if conv in "di":
+            if not spec:
+                return [f"isa_out_int({out}, {val});"]
             return [f"isa_out_fmt({out}, \"%{spec}lld\", (long long)({val}));"]
         if conv in "uxXo":
             return [f"isa_out_fmt({out}, \"%{spec}ll{conv}\", (unsigned long long)({val}));"]
+        if conv == "f" and not spec and isinstance(node, X.Call) and node.fn == "half":
+            # exact and printf-free; the same text as printf("%f")
+            return [f"isa_out_half_f({out}, (uint64_t)({X.to_c(node.args[0])}));"]
+        if conv == "f" and not spec and node.type != "float" and field is not None and field.type.kind == "float16":
+            return [f"isa_out_half_f({out}, (uint64_t)({val}));"]
         if conv in "fFeEgG":
             if node.type != "float" and field is not None and field.type.kind == "float16":
                 val = f"isa_half_to_double((uint64_t)({val}))"

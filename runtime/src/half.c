@@ -33,3 +33,33 @@ uint16_t isa_double_to_half(double d)
       return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | ((uint16_t)r & 0x3ff));
    }
 }
+
+/* A binary16 value is M * 2^-24 with M < 2^41, so M * 10^6 fits 64 bits and
+ * the six decimals printf("%f") shows are an exact integer division. */
+void isa_out_half_f(struct isa_out *o, uint64_t h)
+{
+   const unsigned sign = (unsigned)(h >> 15) & 1, exp = (unsigned)(h >> 10) & 31, frac = (unsigned)h & 1023;
+   uint64_t m, scaled, q, rem, half = UINT64_C(1) << 23;
+   char s[32];
+   size_t i = sizeof s;
+   if (exp == 31) {
+      isa_out_str(o, frac ? (sign ? "-nan" : "nan") : (sign ? "-inf" : "inf"));
+      return;
+   }
+   m = exp ? (uint64_t)(1024 + frac) << (exp - 1) : frac;
+   scaled = m * 1000000u;
+   q = scaled >> 24;
+   rem = scaled & ((UINT64_C(1) << 24) - 1);
+   if (rem > half || (rem == half && (q & 1)))
+      q++;
+   for (int k = 0; k < 6; k++, q /= 10)
+      s[--i] = (char)('0' + q % 10);
+   s[--i] = '.';
+   do {
+      s[--i] = (char)('0' + q % 10);
+      q /= 10;
+   } while (q);
+   if (sign)
+      s[--i] = '-';
+   isa_out_mem(o, s + i, sizeof s - i);
+}

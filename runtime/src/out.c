@@ -22,6 +22,17 @@ void isa_out_buffer(struct isa_out *o, char *buf, size_t cap)
 
 void isa_out_mem(struct isa_out *o, const char *s, size_t n)
 {
+   if (!o->fp && o->buf && o->len < o->cap && n < o->cap - o->len) {
+      /* the common case: a few characters that fit; printers make many
+       * such calls, so this stays a short loop rather than memcpy */
+      char *d = o->buf + o->len;
+      size_t i = 0;
+      for (; i < n; i++)
+         d[i] = s[i];
+      d[i] = '\0';
+      o->len += n;
+      return;
+   }
    if (o->fp) {
       if (n && fwrite(s, 1, n, o->fp) != n)
          o->error = 1;
@@ -88,9 +99,19 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
    }
 }
 
+/* Decimal without printf: printers call this for most numbers they print. */
 void isa_out_int(struct isa_out *o, int64_t v)
 {
-   isa_out_fmt(o, "%lld", (long long)v);
+   char s[24];
+   size_t i = sizeof s;
+   uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+   do {
+      s[--i] = (char)('0' + u % 10);
+      u /= 10;
+   } while (u);
+   if (v < 0)
+      s[--i] = '-';
+   isa_out_mem(o, s + i, sizeof s - i);
 }
 
 void isa_out_hex(struct isa_out *o, uint64_t v)

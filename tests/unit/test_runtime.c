@@ -124,6 +124,20 @@ Test(half, every_value_round_trips)
    }
 }
 
+/* Printers print binary16 constants with isa_out_half_f, which must say
+ * exactly what the C library's %f says, for every one of the 65536 values. */
+Test(half, prints_every_value_as_printf_f)
+{
+   for (unsigned h = 0; h < 0x10000; h++) {
+      char want[64], got[64];
+      struct isa_out o;
+      snprintf(want, sizeof want, "%f", isa_half_to_double(h));
+      isa_out_buffer(&o, got, sizeof got);
+      isa_out_half_f(&o, h);
+      cr_assert_str_eq(got, want, "0x%04x", h);
+   }
+}
+
 Test(half, rounds_to_nearest_even)
 {
    cr_assert_eq(isa_double_to_half(1.0 + ldexp(1.0, -11)), 0x3c00); /* tie: stays even */

@@ -62,6 +62,9 @@ void isa_out_hex(struct isa_out *o, uint64_t v);        /* 0x1f */
 void isa_out_bin(struct isa_out *o, uint64_t v, unsigned digits); /* 0101 */
 void isa_out_enum(struct isa_out *o, const char *name, int64_t v); /* name or decimal */
 void isa_out_json_string(struct isa_out *o, const char *s, size_t n);
+/* Print binary16 `h` exactly as printf("%f") prints its value (glibc:
+ * round half to even, "nan", "-inf", "-0.000000"), without printf. */
+void isa_out_half_f(struct isa_out *o, uint64_t h);
 
 /* ---- context of one unit in a program ---------------------------------- */
 
