@@ -34,7 +34,8 @@ def upper_snake(name):
 
 
 def c_prefix(spec_name):
-    return spec_name.replace("-", "_")
+    """'nv-sph' -> 'nv_sph'; a version's spec 'tgsi@mesa-7.10' -> 'tgsi_mesa_7_10'."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", spec_name)
 
 
 class Element:
@@ -473,6 +474,8 @@ class Spec:
     operands: List[Operand] = dc_field(default_factory=list)
     containers: list = dc_field(default_factory=list)
     stream: Optional[Stream] = None
+    version: Optional[str] = None     # the version this spec was selected as (None: unversioned)
+    versions: list = dc_field(default_factory=list)  # every version of the file, oldest first
 
     @property
     def prefix(self):

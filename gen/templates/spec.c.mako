@@ -300,6 +300,7 @@ static const struct isa_type_desc *const ${P}_types[] = {
 const struct isa_spec ${P}_spec = {
    ${g.c_string(spec.name)},
    ${g.c_string(spec.title)},
+   ${g.c_string(spec.version or '')},
    ${g.c_string(spec.file)},
    &${g.desc(spec.stream.unit)},
    ${spec.stream.count or 0},

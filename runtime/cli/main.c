@@ -92,7 +92,8 @@ static int cmd_list(void)
    unsigned n, i;
    const struct isa_spec *const *specs = isa_specs(&n);
    for (i = 0; i < n; i++)
-      printf("%-10s %s (%s)\n", specs[i]->name, specs[i]->title, specs[i]->source);
+      printf("%-10s %s (%s%s%s)\n", specs[i]->name, specs[i]->title, specs[i]->source,
+             specs[i]->version[0] ? ", version " : "", specs[i]->version);
    return EXIT_OK;
 }
 

@@ -275,6 +275,7 @@ int isa_container_payload(const struct isa_container *c, const uint8_t *buf, siz
 struct isa_spec {
    const char *name;   /* "nv-sph" */
    const char *title;
+   const char *version; /* the spec version these tables describe, or "" */
    const char *source; /* XML file the tables were generated from */
    const struct isa_type_desc *unit; /* a program is a sequence of these */
    uint32_t unit_count;              /* exact number of units; 0 = until the input ends */

@@ -1,0 +1,115 @@
+"""Spec versions.
+
+A spec may list its versions, oldest first:
+
+    <versions>
+      <version name="mesa-7.10"/>
+      <version name="mesa-22.3.6" default="true"/>
+    </versions>
+
+and any element may carry `versions="A..B"` (both ends inclusive; `A..` from
+A on, `..B` up to B, `A` only A): it exists in those versions only.  The spec
+as of version V is the document with every element outside its range
+removed; everything after this step (build, check, generate) sees one
+version and knows nothing of the others.  So one file holds each fact once,
+and a fact that changed is two elements with adjacent ranges.
+
+The default version (the one marked, else the newest) keeps the spec's name;
+another version V is generated as spec `NAME@V` (C prefix `NAME_V`), so
+several versions link into one program.
+"""
+
+import re
+
+ATTR = "versions"
+
+
+class Versions:
+    def __init__(self, names, default, locs):
+        self.names = names            # oldest first
+        self.default = default
+        self.locs = locs              # name -> Loc of its <version>
+
+    def index(self, name):
+        return self.names.index(name)
+
+
+def declared(doc, diags):
+    """The <versions> of a document (None when it has none)."""
+    vs = doc.root.find("versions")
+    if vs is None:
+        return None
+    names, locs, default = [], {}, None
+    for v in vs.findall("version"):
+        name = v.get("name")
+        if name in locs:
+            diags.error(doc.attr_loc(v, "name"), f"duplicate version '{name}'")
+            continue
+        names.append(name)
+        locs[name] = doc.loc(v)
+        if v.get("default") == "true":
+            if default is not None:
+                diags.error(doc.attr_loc(v, "default"), f"versions '{default}' and '{name}' are both the default")
+            default = name
+    if not names:
+        return None
+    return Versions(names, default or names[-1], locs)
+
+
+def parse_range(text):
+    """'A..B' -> ('A', 'B'); 'A..' -> ('A', None); '..B' -> (None, 'B'); 'A' -> ('A', 'A')."""
+    if ".." in text:
+        lo, hi = text.split("..", 1)
+        return (lo or None, hi or None)
+    return (text, text)
+
+
+def check_ranges(doc, versions, diags):
+    """Every versions= names declared versions, in order."""
+    for el in doc.root.iter():
+        if not isinstance(el.tag, str) or el.get(ATTR) is None:
+            continue
+        if el.tag in ("isa", "versions", "version"):
+            diags.error(doc.attr_loc(el, ATTR), f"<{el.tag}> cannot be limited to versions")
+            continue
+        if versions is None:
+            diags.error(doc.attr_loc(el, ATTR), "versions= needs a <versions> list in the spec")
+            continue
+        lo, hi = parse_range(el.get(ATTR))
+        bad = [n for n in (lo, hi) if n is not None and n not in versions.names]
+        if bad:
+            diags.error(doc.attr_loc(el, ATTR), f"unknown version '{bad[0]}' (versions: {', '.join(versions.names)})")
+            continue
+        if lo is None and hi is None:
+            diags.error(doc.attr_loc(el, ATTR), "an empty range: write A..B, A.., ..B or A")
+        elif lo is not None and hi is not None and versions.index(lo) > versions.index(hi):
+            diags.error(doc.attr_loc(el, ATTR), f"version range {lo}..{hi} runs backwards")
+
+
+def in_range(el, versions, version):
+    text = el.get(ATTR)
+    if text is None:
+        return True
+    lo, hi = parse_range(text)
+    i = versions.index(version)
+    return (lo is None or versions.index(lo) <= i) and (hi is None or i <= versions.index(hi))
+
+
+def select(doc, versions, version):
+    """Remove from doc every element that does not exist in `version`."""
+    doomed = [el for el in doc.root.iter() if isinstance(el.tag, str) and not in_range(el, versions, version)]
+    for el in doomed:
+        parent = el.getparent()
+        if parent is not None:
+            parent.remove(el)
+
+
+def spec_name(name, versions, version):
+    """The spec name as generated for `version`."""
+    if versions is None or version is None or version == versions.default:
+        return name
+    return f"{name}@{version}"
+
+
+def c_identifier_part(text):
+    return re.sub(r"[^A-Za-z0-9_]", "_", text)
