@@ -13,7 +13,7 @@ from . import template as T
 from .diag import Diagnostics
 from .model import (BUILTIN_TYPES, Alt, Case, Choice, Container, Derive, Display,
                     Enum, EnumValue, Field, Item, Let, Match, Operand, Property,
-                    Rule, Sequence, Source, Spec, Stream, Struct, TypeRef, Use,
+                    Rule, Sequence, Source, Spec, State, Stream, Struct, TypeRef, Use,
                     Variant, upper_snake)
 
 _PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")
@@ -137,6 +137,15 @@ class Builder:
         stop, stop_loc = self.parse_expr(st, "stop")
         spec.stream = Stream(st.get("unit"), self.integer(st, "count"), st.get("stop"),
                              self.loc(st), stop_loc, stop=stop)
+        base = 0
+        for c in st.findall("state"):
+            nxt, nloc = self.parse_expr(c, "next")
+            count = self.integer(c, "count") or 1
+            if (count > 1) != (c.get("var") is not None):
+                self.error(self.loc(c), "an array state (count > 1) needs var=, the element index its next= uses; a single one takes no var")
+            spec.stream.states.append(State(c.get("name"), self.integer(c, "init") or 0, c.get("next"), self.loc(c),
+                                            nloc, doc_text(c), next=nxt, index=base, count=count, var=c.get("var")))
+            base += count
         for c in st.findall("derive"):
             value, vloc = self.parse_expr(c, "value")
             spec.stream.derives.append(Derive(c.get("field"), c.get("value"), self.loc(c), self.aloc(c, "field", 0),
@@ -178,7 +187,7 @@ class Builder:
             nums[num] = name
             ev = EnumValue(name, num, v.get("display", name), doc_text(v), self.src(v), self.loc(v))
             for attr in v.attrib:
-                if attr in ("name", "value", "display", "src"):
+                if attr in ("name", "value", "display", "src", "versions"):
                     continue
                 if e.property_named(attr) is None:
                     known = ", ".join(p.name for p in e.properties) or "none declared"
@@ -361,6 +370,7 @@ class Builder:
             alt = Alt(TypeRef(a.get("type"), "?"), self.integer(a, "priority") or 0, self.whens(a),
                       self.loc(a), doc_text(a), self.src(a), index=i + 1)
             alt.explicit_priority = a.get("priority") is not None
+            alt.first = a.get("first") == "true"
             alt.element = a
             alts.append(alt)
         return Choice(el.get("name"), alts, doc_text(el), self.src(el), self.loc(el))

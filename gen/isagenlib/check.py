@@ -17,7 +17,7 @@ alternative its list of (mask, value) patterns over the unit's bits.
 from . import expr as X
 from . import template as T
 from .model import (C_KEYWORDS, Choice, Field, Sequence, Struct, Use)
-from .scopes import ContextScope, OperandScope, SequenceScope, StructScope, scope_for
+from .scopes import CONTEXT_VARS, ContextScope, OperandScope, SequenceScope, StructScope, scope_for
 
 RESERVED_MEMBER_NAMES = {"variant", "u"}
 
@@ -560,9 +560,19 @@ class Checker:
     def choice(self, ch):
         cands = []
         errors_before = len(self.diags.errors)
+        firsts = [a for a in ch.alts if a.first]
+        if len(firsts) > 1:
+            self.error(firsts[1].loc, f"choice '{ch.name}' has more than one first=\"true\" alternative")
         for a in ch.alts:
             t = a.type.target
             if t is None:
+                continue
+            if a.first:
+                # chosen by position (the program's first unit), never by bits
+                if a.whens:
+                    self.error(a.whens[0][0].loc if a.whens[0] else a.loc,
+                               f"alternative '{a.name}' is first=\"true\": its position chooses it, so it takes no <when>")
+                a.patterns = []
                 continue
             fixed = (0, 0)
             if isinstance(t, Struct):
@@ -617,18 +627,24 @@ class Checker:
             self.template(st.prefix, ContextScope(self.spec), st.prefix_loc, "prefix")
         if st.unit is None:
             return
+        for t in self.spec.types:
+            if isinstance(t, Choice) and t is not st.unit:
+                for a in t.alts:
+                    if a.first:
+                        self.error(a.loc, f"first=\"true\" only applies to the alternatives of the stream's unit; "
+                                          f"'{t.name}' is not the unit")
         if st.stop is not None:
-            if isinstance(st.unit, Struct):
-                scope = StructScope(self.spec, st.unit)
-            elif isinstance(st.unit, Sequence):
-                scope = SequenceScope(self.spec, st.unit)
-            else:
-                self.error(st.stop_loc, "stop= needs a struct or sequence unit")
-                return
-            self.expr(st.stop, scope, st.stop_loc, "stop")
-        if st.derives and not isinstance(st.unit, (Struct, Sequence)):
-            self.error(st.derives[0].loc, "a <derive> of the stream needs a struct or sequence unit")
-            return
+            # stop(unit) runs without a program context: fields only
+            self.expr(st.stop, scope_for(self.spec, st.unit, vars_={}), st.stop_loc, "stop")
+        seen = set(CONTEXT_VARS)
+        for s in st.states:
+            if s.name in seen:
+                self.error(s.loc, f"state '{s.name}' has the name of a context variable or of another state")
+            seen.add(s.name)
+            scope = scope_for(self.spec, st.unit)
+            if s.var is not None:
+                scope = scope.with_local(s.var, f"i_{s.var}")
+            self.expr(s.next, scope, s.next_loc, f"next of state '{s.name}'")
         for d in st.derives:
             self.derive_target(d, scope_for(self.spec, st.unit, prev=False))
             self.expr(d.value, scope_for(self.spec, st.unit, next=True), d.value_loc, "derive value")

@@ -24,13 +24,14 @@ def load_spec(path, schema=None, display_path=None, version=None):
             diags.error(Loc(doc.display_path, 0, 0), f"no version '{version}' (versions: {', '.join(vs.names)})")
             diags.stop_if_errors()
         versions.select(doc, vs, version)
+        # named before build derives every C name from it
+        doc.root.set("name", versions.spec_name(doc.root.get("name"), vs, version))
     elif version is not None:
         diags.error(Loc(doc.display_path, 0, 0), f"--version {version}: the spec declares no <versions>")
         diags.stop_if_errors()
     spec = build.build(doc, diags)
     if vs is not None:
         spec.version, spec.versions = version, list(vs.names)
-        spec.name = versions.spec_name(spec.name, vs, version)
     diags.stop_if_errors()
     check.check_spec(spec, diags)
     diags.stop_if_errors()

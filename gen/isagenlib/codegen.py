@@ -20,8 +20,8 @@ from . import decodetree
 from . import expr as X
 from . import template as T
 from .check import logical_positions
-from .model import Choice, Field, Sequence, Struct, Use, upper_snake
-from .scopes import ContextScope, OperandScope, SequenceScope, StructScope
+from .model import Choice, Field, Sequence, Struct, Use, c_prefix, upper_snake
+from .scopes import ContextScope, OperandScope, SequenceScope, StructScope, scope_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEMPLATE_DIR = os.path.join(HERE, "..", "templates")
@@ -509,13 +509,25 @@ class CGen:
 
     def stop_c(self):
         st = self.spec.stream
-        unit = st.unit
-        if isinstance(unit, Sequence):
-            scope = SequenceScope(self.spec, unit, vars_={})
-        else:
-            scope = StructScope(self.spec, unit, vars_={})
-        X.check(st.stop, scope)
+        X.check(st.stop, scope_for(self.spec, st.unit, vars_={}))
         return X.to_c(st.stop)
+
+    def state_step_lines(self):
+        """The body of <prefix>_step: each <state>'s value after a unit."""
+        scope = scope_for(self.spec, self.spec.stream.unit)
+        lines = []
+        for s in self.spec.stream.states:
+            if s.count == 1:
+                X.check(s.next, scope)
+                lines.append(f"   next[{s.index}] = {X.to_c(s.next)}; /* {s.name} */")
+            else:
+                X.check(s.next, scope.with_local(s.var, f"i_{s.var}"))
+                lines.append(f"   for (unsigned i_{s.var} = 0; i_{s.var} < {s.count}u; i_{s.var}++) /* {s.name} */")
+                lines.append(f"      next[{s.index} + i_{s.var}] = {X.to_c(s.next)};")
+        return lines
+
+    def state_init_values(self):
+        return [(s.name, s.init) for s in self.spec.stream.states for _ in range(s.count)]
 
     # ---------------------------------------------------------------- templates
 
@@ -999,6 +1011,6 @@ def generate(spec):
 def registry(names):
     g = object.__new__(CGen)
     g.lookup = TemplateLookup(directories=[TEMPLATE_DIR], strict_undefined=True, input_encoding="utf-8")
-    prefixes = [n.replace("-", "_") for n in names]
+    prefixes = [c_prefix(n) for n in names]
     tpl = g.lookup.get_template("registry.c.mako")
     return tpl.render(prefixes=prefixes).rstrip("\n") + "\n"

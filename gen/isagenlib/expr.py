@@ -25,6 +25,7 @@ arithmetic and comparisons.
 """
 
 import re
+import struct
 
 MASK64 = (1 << 64) - 1
 
@@ -126,8 +127,9 @@ class EnumConst(Node):
 
 
 class Var(Node):
-    def __init__(self, name, pos):
-        self.name, self.pos = name, pos
+    """$name, or $name[index] for an element of an array <state>."""
+    def __init__(self, name, pos, index=None):
+        self.name, self.pos, self.index = name, pos, index
         self.ref = None
 
 
@@ -237,6 +239,11 @@ class Parser:
                 if len(segs) == 1:
                     raise ExprError(t.pos, f"{t.text} needs a field: {t.text}.NAME")
                 return Path(segs, t.pos)
+            if self.peek().text == "[":
+                self.take()
+                index = self.expr()
+                self.expect("]")
+                return Var(t.text[1:], t.pos, index)
             return Var(t.text[1:], t.pos)
         if t.text == "(":
             self.take()
@@ -307,7 +314,10 @@ FUNCTIONS = {
     "max": (2, "int", "isa_x_max"),
     "abs": (1, "int", "isa_x_abs"),
     "align": (2, "int", "isa_x_align"),
-    "half": (1, "float", None),
+    "bitmask": (2, "int", "isa_x_bitmask"),
+    "half": (1, "float", "isa_half_to_double"),
+    "f32": (1, "float", "isa_f32_to_double"),
+    "f64": (1, "float", "isa_f64_to_double"),
     "named": (1, "int", None),
     "present": (1, "int", None),
     "count": (1, "int", None),
@@ -358,6 +368,10 @@ def check(node, scope, allow_agg=False):
             what = "an operand" if node.ref.use is not None else "a struct or item"
             raise ExprError(node.pos, f"'{node.text()}' is {what}: it can be printed, not computed with")
     elif isinstance(node, Var):
+        if node.index is not None:
+            check(node.index, scope)
+            if node.index.type != "int":
+                raise ExprError(node.index.pos, "an index must be an integer")
         node.ref = scope.resolve_var(node)
         node.type = node.ref.type
     elif isinstance(node, EnumConst):
@@ -474,8 +488,8 @@ def to_c(node):
         cond = f"(({c}) != 0)" if node.c.type == "float" else f"isa_x_truth({c})"
         return f"({cond} ? {a} : {b})"
     if isinstance(node, Call):
-        if node.fn == "half":
-            return f"isa_half_to_double((uint64_t)({to_c(node.args[0])}))"
+        if node.fn in ("half", "f32", "f64"):
+            return f"{FUNCTIONS[node.fn][2]}((uint64_t)({to_c(node.args[0])}))"
         if node.fn == "named":
             ref = node.args[0].ref
             return f"isa_x_b({ref.field.enum.c_name_fn}((uint32_t){to_c(node.args[0])}) != 0)"
@@ -609,8 +623,15 @@ def evaluate(node, env=None):
         if fn == "align":
             x, n = args
             return x if n <= 0 else _wrap(_c_div(_wrap(x + n - 1), n) * n)
+        if fn == "bitmask":
+            lo, hi = max(args[0], 0), min(args[1], 63)
+            return 0 if lo > hi else _wrap(((1 << (hi + 1)) - 1) & ~((1 << lo) - 1))
         if fn == "half":
             return half_to_float(args[0])
+        if fn == "f32":
+            return struct.unpack("<f", struct.pack("<I", args[0] & 0xFFFFFFFF))[0]
+        if fn == "f64":
+            return struct.unpack("<d", struct.pack("<Q", args[0] & 0xFFFFFFFFFFFFFFFF))[0]
     raise TypeError(node)
 
 

@@ -28,7 +28,10 @@ BUILTIN_TYPES = ("uint", "sint", "bool", "float16", "fixed", "sfixed", "hex")
 
 
 def upper_snake(name):
-    """ShaderType -> SHADER_TYPE, TESSELLATION_INIT -> TESSELLATION_INIT."""
+    """ShaderType -> SHADER_TYPE; a name with no lower-case letter is kept
+    as it is (TESSELLATION_INIT, Y8_U8V8_422_UNORM)."""
+    if not re.search(r"[a-z]", name):
+        return name
     s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
     return s.upper()
 
@@ -389,6 +392,7 @@ class Alt:
     src: List[str] = dc_field(default_factory=list)
     index: int = 0
     explicit_priority: bool = False
+    first: bool = False    # the first unit of a program, chosen by position not bits
 
     @property
     def name(self):
@@ -447,6 +451,23 @@ class Stream:
     prefix: list = None
     separator: str = "\n"
     derives: list = dc_field(default_factory=list)  # <derive>s: set by the program encoder
+    states: list = dc_field(default_factory=list)   # <state>s: values carried across units
+
+
+@dataclass
+class State:
+    """A value carried from unit to unit of a program: `$name` is its value
+    before a unit, `next` (over that unit) its value after."""
+    name: str
+    init: int
+    next_text: str
+    loc: Loc
+    next_loc: Loc
+    doc: str = ""
+    next: object = None
+    index: int = 0       # where its first value is in the state array
+    count: int = 1       # > 1: an array, $name[i]
+    var: Optional[str] = None  # an array's element index in `next`
 
 
 @dataclass

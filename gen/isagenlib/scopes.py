@@ -21,12 +21,12 @@ their arguments: local operands of the struct first, then global ones.
 """
 
 from . import expr as X
-from .model import Field, Sequence, Struct, Use
+from .model import Choice, Field, Sequence, Struct, Use
 
 
 class Ref:
     def __init__(self, c, type="int", field=None, lvalue=None, agg=None, use=None,
-                 item=None, const=None, operand=None, args=None):
+                 item=None, const=None, operand=None, args=None, guard=None):
         self.c = c              # C rvalue (int64_t or double)
         self.type = type        # "int", "float" or "agg" (printable only)
         self.field = field      # model Field, when the name is a field
@@ -37,6 +37,7 @@ class Ref:
         self.const = const      # Python value when known at generation time
         self.operand = operand  # model Operand for operand calls
         self.args = args        # their argument nodes
+        self.guard = guard      # C condition under which lvalue is the live member (a choice's alternative)
 
 
 def c_int(v):
@@ -52,11 +53,23 @@ CONTEXT_VARS = {
 }
 
 
+def context_vars(spec):
+    """$NAME -> C, where a unit's context `ctx` exists: the built-in
+    variables and the stream's <state>s (their initial values when the unit
+    is decoded alone, without a program around it)."""
+    out = {k: f"(int64_t)ctx->{k}" for k in CONTEXT_VARS}
+    if spec.stream is not None:
+        for s in spec.stream.states:
+            if s.count == 1:
+                out[s.name] = f"isa_ctx_state(ctx, {s.index}, INT64_C({s.init}))"
+    return out
+
+
 class BaseScope(X.Scope):
     def __init__(self, spec, locals_=None, vars_=None, lets=(), operands=(), prev=None, next=False):
         self.spec = spec
         self.locals = dict(locals_ or {})   # loop variable name -> C variable
-        self.vars = vars_ if vars_ is not None else {k: f"(int64_t)ctx->{k}" for k in CONTEXT_VARS}
+        self.vars = vars_ if vars_ is not None else context_vars(spec)
         self.lets = {lt.name: lt for lt in lets}
         self.operands = {o.name: o for o in operands}
         # $prev reads through ctx, so only where a context exists
@@ -75,9 +88,18 @@ class BaseScope(X.Scope):
         return clone
 
     def resolve_var(self, node):
+        arrays = {s.name: s for s in self.spec.stream.states if s.count > 1} \
+            if self.spec.stream is not None and "offset" in self.vars else {}
+        if node.name in arrays:
+            s = arrays[node.name]
+            if node.index is None:
+                raise X.ExprError(node.pos, f"state '${s.name}' is an array of {s.count}; index it: ${s.name}[i]")
+            return Ref(f"isa_ctx_state_at(ctx, {s.index}, {s.count}, {X.to_c(node.index)}, INT64_C({s.init}))")
+        if node.index is not None:
+            raise X.ExprError(node.pos, f"'${node.name}' is not an array")
         if node.name in self.vars:
             return Ref(self.vars[node.name])
-        known = ", ".join("$" + k for k in self.vars) or "none here"
+        known = ", ".join(["$" + k for k in self.vars] + [f"${k}[]" for k in arrays]) or "none here"
         raise X.ExprError(node.pos, f"unknown context variable '${node.name}' (known: {known})")
 
     def resolve_enum(self, node):
@@ -306,6 +328,50 @@ class SequenceScope(BaseScope):
         return Ref(f"(int64_t)(*{self.base}).n_{item.name}", item=item)
 
 
+class ChoiceScope(BaseScope):
+    """Over a <choice>: `present(Alt)` says whether alternative Alt was
+    chosen, `Alt.path` reads a field of it (0 when another one was)."""
+
+    def __init__(self, spec, choice, base="v", **kw):
+        self.choice, self.base = choice, base
+        super().__init__(spec, **kw)
+
+    def _default_prev(self):
+        return _is_unit(self.spec, self.choice)
+
+    def _alt(self, node, name):
+        alt = next((a for a in self.choice.alts if a.name == name), None)
+        if alt is None:
+            names = ", ".join(a.name for a in self.choice.alts)
+            raise X.ExprError(node.pos, f"'{name}' is not an alternative of choice '{self.choice.name}' ({names})")
+        return alt
+
+    def _chosen(self, alt):
+        return f"(uint64_t)(*{self.base}).variant == {alt.index}u"
+
+    def resolve(self, node):
+        special = self.resolve_special(node)
+        if special is not None:
+            return special
+        segs = node.segments
+        alt = self._alt(node, segs[0])
+        if len(segs) == 1:
+            raise X.ExprError(node.pos, f"'{alt.name}' is an alternative; name one of its fields, or test present({alt.name})")
+        inner = scope_for(self.spec, alt.type.target, base=f"(&(*{self.base}).u.{alt.name})", vars_=self.vars,
+                          prev=False)
+        r = inner.resolve(X.Path(segs[1:], node.pos))
+        if r.type != "int" or r.c is None:
+            raise X.ExprError(node.pos, f"'{node.text()}' is not a value")
+        return Ref(f"(({self._chosen(alt)}) ? {r.c} : INT64_C(0))", field=r.field, lvalue=r.lvalue,
+                   guard=self._chosen(alt) if r.lvalue else None)
+
+    def resolve_item(self, node, which):
+        if which != "present":
+            raise X.ExprError(node.pos, f"{which}() does not apply to a choice's alternatives")
+        alt = self._alt(node.args[0], node.args[0].segments[0])
+        return Ref(f"isa_x_b({self._chosen(alt)})")
+
+
 class OperandScope(BaseScope):
     """Inside an <operand>: the parameters (int64_t p_<name>); a local
     operand also sees its struct's fields (through `v`)."""
@@ -362,4 +428,6 @@ class ContextScope(BaseScope):
 def scope_for(spec, owner, variant=None, base="v", **kw):
     if isinstance(owner, Sequence):
         return SequenceScope(spec, owner, base=base, **kw)
+    if isinstance(owner, Choice):
+        return ChoiceScope(spec, owner, base=base, **kw)
     return StructScope(spec, owner, variant=variant, base=base, **kw)

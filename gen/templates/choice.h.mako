@@ -60,12 +60,11 @@ static inline size_t ${name(c, 'size_bits')}(const ${S} *v)
    }
 }
 
-static inline int ${name(c, 'decode')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v,
-${' ' * len('static inline int ' + name(c, 'decode') + '(')}size_t *bits, struct isa_error *err)
+/* Decode as alternative `alt` (1-based), whatever the bits say. */
+static inline int ${name(c, 'decode_as')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v, unsigned alt,
+${' ' * len('static inline int ' + name(c, 'decode_as') + '(')}size_t *bits, struct isa_error *err)
 {
-   uint32_t w[${PW}];
-   isa_bits_extract(buf, len, pos, ${peek}, w);
-   v->variant = (uint16_t)${name(c, 'select_words')}(w);
+   v->variant = (uint16_t)alt;
    switch (v->variant) {
 % for a in c.alts:
    case ${a.index}:
@@ -79,6 +78,14 @@ ${' ' * len('static inline int ' + name(c, 'decode') + '(')}size_t *bits, struct
          err->bit = pos;
       return ISA_ERR_NO_MATCH;
    }
+}
+
+static inline int ${name(c, 'decode')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v,
+${' ' * len('static inline int ' + name(c, 'decode') + '(')}size_t *bits, struct isa_error *err)
+{
+   uint32_t w[${PW}];
+   isa_bits_extract(buf, len, pos, ${peek}, w);
+   return ${name(c, 'decode_as')}(buf, len, pos, v, ${name(c, 'select_words')}(w), bits, err);
 }
 
 static inline int ${name(c, 'encode')}(const ${S} *v, uint8_t *buf, size_t cap, size_t pos,
@@ -99,6 +106,12 @@ ${' ' * len('static inline int ' + name(c, 'encode') + '(')}size_t *bits, struct
       return r;
    memset(w, 0, sizeof w);
    isa_bits_extract(buf, cap, pos, ${peek} < *bits ? ${peek} : *bits, w);
+% for a in c.alts:
+%   if a.first:
+   if (v->variant == ${a.index}) /* ${a.name}: chosen by position, not by bits */
+      return ISA_OK;
+%   endif
+% endfor
    if (${name(c, 'select_words')}(w) != v->variant)
       return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(c.name)}, "variant",
                       "the encoded bits would decode as another alternative");

@@ -212,14 +212,20 @@ static const struct isa_field_desc ${g.fn(t, a.name + '_payload')}[] = {
 
 <% pbytes = (g.choice_peek_bits(t) + 7) // 8 %>\
 %     for a in t.alts:
+%       if a.patterns:
 <% pm, pv = g.pattern_bytes_c(a.patterns, pbytes) %>\
 static const uint8_t ${g.fn(t, a.name + '_mask')}[] = {${pm}};
 static const uint8_t ${g.fn(t, a.name + '_value')}[] = {${pv}};
+%       endif
 %     endfor
 
 static const struct isa_variant_desc ${g.fn(t, 'alts')}[] = {
 %     for a in t.alts:
+%       if a.patterns:
    {${g.c_string(a.name)}, 0, ${g.fn(t, a.name + '_payload')}, 1, ${len(a.patterns)}, ${pbytes}, ${g.fn(t, a.name + '_mask')}, ${g.fn(t, a.name + '_value')}},
+%       else:
+   {${g.c_string(a.name)}, 0, ${g.fn(t, a.name + '_payload')}, 1, 0, ${pbytes}, 0, 0}, /* chosen by position, not by bits */
+%       endif
 %     endfor
 };
 
@@ -252,7 +258,7 @@ static int ${P}_link(void *unit, const struct isa_ctx *ctx, struct isa_error *er
 {
    ${g.sname(spec.stream.unit)} *v = (${g.sname(spec.stream.unit)} *)unit;
 %   for d in spec.stream.derives:
-   {
+   ${'if (%s) ' % d.target.ref.guard if d.target.ref.guard else ''}{
       int64_t dv = ${X.to_c(d.value)};
       if (dv < ${d.target.ref.field.min_value} || dv > ${d.target.ref.field.max_value})
          return isa_fail_range(err, ${g.c_string(spec.stream.unit.name)}, ${g.c_string(d.field)}, dv, ${d.target.ref.field.min_value}, ${d.target.ref.field.max_value});
@@ -260,6 +266,34 @@ static int ${P}_link(void *unit, const struct isa_ctx *ctx, struct isa_error *er
    }
 %   endfor
    return ISA_OK;
+}
+% endif
+<% firsts = [a for a in spec.stream.unit.alts if a.first] if hasattr(spec.stream.unit, 'alts') else [] %>\
+% if firsts:
+
+/* The program's first unit is always ${firsts[0].name}. */
+static int ${P}_decode_first(const uint8_t *buf, size_t len, size_t pos, void *obj, size_t *bits,
+                             struct isa_error *err)
+{
+   return ${g.fn(spec.stream.unit, 'decode_as')}(buf, len, pos, (${g.sname(spec.stream.unit)} *)obj, ${firsts[0].index}, bits, err);
+}
+% endif
+% if spec.stream.states:
+
+/* <state>s before the first unit, and after each unit. */
+static const int64_t ${P}_state_init[${len(g.state_init_values())}] = {
+%   for sname, init in g.state_init_values():
+   INT64_C(${init}), /* ${sname} */
+%   endfor
+};
+
+static void ${P}_step(const void *unit, const struct isa_ctx *ctx, int64_t *next)
+{
+   const ${g.sname(spec.stream.unit)} *v = (const ${g.sname(spec.stream.unit)} *)unit;
+   (void)v;
+%   for ln in g.state_step_lines():
+${ln}
+%   endfor
 }
 % endif
 % if spec.stream.prefix is not None:
@@ -308,6 +342,10 @@ const struct isa_spec ${P}_spec = {
    ${P + '_prefix' if spec.stream.prefix is not None else '0'},
    ${g.c_string(spec.stream.separator)},
    ${P + '_link' if spec.stream.derives else '0'},
+   ${P + '_decode_first' if firsts else '0'},
+   ${len(g.state_init_values())},
+   ${P + '_state_init' if spec.stream.states else '0'},
+   ${P + '_step' if spec.stream.states else '0'},
    ${P + '_containers' if spec.containers else '0'},
    ${len(spec.containers)},
    ${P}_types,

@@ -90,9 +90,13 @@ bool load_input(const struct options *o, struct bytes *in)
 static int cmd_list(void)
 {
    unsigned n, i;
+   int width = 10;
    const struct isa_spec *const *specs = isa_specs(&n);
    for (i = 0; i < n; i++)
-      printf("%-10s %s (%s%s%s)\n", specs[i]->name, specs[i]->title, specs[i]->source,
+      if ((int)strlen(specs[i]->name) > width)
+         width = (int)strlen(specs[i]->name);
+   for (i = 0; i < n; i++)
+      printf("%-*s %s (%s%s%s)\n", width, specs[i]->name, specs[i]->title, specs[i]->source,
              specs[i]->version[0] ? ", version " : "", specs[i]->version);
    return EXIT_OK;
 }

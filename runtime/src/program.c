@@ -11,7 +11,10 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
    int r;
    if (offset > len)
       return isa_fail(err, ISA_ERR_ARG, spec->unit->name, 0, "offset past the end of the input");
-   r = spec->unit->decode(buf, len, offset * 8, obj, &bits, err);
+   if (offset == 0 && spec->decode_first)
+      r = spec->decode_first(buf, len, 0, obj, &bits, err);
+   else
+      r = spec->unit->decode(buf, len, offset * 8, obj, &bits, err);
    if (r)
       return r;
    if (bits % 8 || bits == 0) {
@@ -32,7 +35,12 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    c->len = len;
    c->prev = calloc(1, spec->unit->c_size);
    c->scratch = calloc(1, spec->unit->c_size);
-   if (!c->prev || !c->scratch) {
+   if (spec->n_state) {
+      c->state = (int64_t *)calloc(2 * spec->n_state, sizeof *c->state);
+      if (c->state)
+         memcpy(c->state + spec->n_state, spec->state_init, spec->n_state * sizeof *c->state);
+   }
+   if (!c->prev || !c->scratch || (spec->n_state && !c->state)) {
       isa_cursor_fini(c);
       c->done = true;
       return ISA_ERR_LIMIT;
@@ -44,7 +52,9 @@ void isa_cursor_fini(struct isa_cursor *c)
 {
    free(c->prev);
    free(c->scratch);
+   free(c->state);
    c->prev = c->scratch = NULL;
+   c->state = NULL;
 }
 
 int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct isa_error *err)
@@ -61,6 +71,7 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
       return r;
    }
    memcpy(obj, c->scratch, c->spec->unit->c_size);
+   memset(ctx, 0, sizeof *ctx);
    ctx->offset = c->offset;
    ctx->index = c->index;
    ctx->size = (uint64_t)size * 8;
@@ -77,6 +88,14 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
        (c->spec->unit_count && c->index >= c->spec->unit_count))
       c->done = true;
    ctx->last = c->done;
+   if (c->spec->n_state) {
+      /* state[0..n) is what this unit sees (the values after the previous
+       * one, kept in state[n..2n)); then this unit's own step */
+      int64_t *before = c->state, *after = c->state + c->spec->n_state;
+      memcpy(before, after, c->spec->n_state * sizeof *before);
+      ctx->state = before;
+      c->spec->step(obj, ctx, after);
+   }
    return 1;
 }
 
@@ -109,7 +128,8 @@ int isa_encode_program(const struct isa_spec *spec, const void *units, size_t n,
       if (!r && (bits % 8 || bits == 0))
          r = isa_fail(err, ISA_ERR_SIZE, spec->unit->name, 0, "a unit must be a whole number of bytes");
       if (!r)
-         r = spec->unit->decode(buf, pos + bits / 8, pos * 8, canon + i * cs, &back, err);
+         r = (i == 0 && spec->decode_first ? spec->decode_first : spec->unit->decode)(
+            buf, pos + bits / 8, pos * 8, canon + i * cs, &back, err);
       if (r)
          goto out;
       pos += bits / 8;

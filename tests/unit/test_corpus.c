@@ -1,6 +1,7 @@
 /* Every entry of every reference corpus (tests/corpus/, one .jsonl per corpus), through
  * the library, the same way for every spec:
  *   - the program decodes, and a single-unit entry to exactly its fields;
+ *   - every unit, encoded again where it was, gives back the program's bytes;
  *   - set field by field from those fields, it packs back to its bytes;
  *   - it prints exactly the reference tool's text.
  * A known difference from a reference printer would go in the list below,
@@ -35,8 +36,10 @@ static const char *deviation(const char *spec, const char *hex)
 static struct field_list fields;
 static char text[1 << 16];
 
+/* Print the program as `isa dis` does; re-encode each unit at its offset
+ * into `again`, so the caller can compare it with the input. */
 static size_t print_program(const struct isa_spec *spec, const uint8_t *b, size_t n, char *out, size_t cap,
-                            int *status)
+                            uint8_t *again, int *status)
 {
    void *obj = calloc(1, spec->unit->c_size);
    struct isa_cursor cur;
@@ -45,10 +48,16 @@ static size_t print_program(const struct isa_spec *spec, const uint8_t *b, size_
    struct isa_out o;
    int r;
    isa_out_buffer(&o, out, cap);
+   memset(again, 0xa5, n);
    cr_assert_eq(isa_cursor_init(&cur, spec, b, n), ISA_OK);
    while ((r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0) {
+      size_t bits = 0;
       spec->unit->print(obj, &o, &ctx);
       isa_out_str(&o, spec->separator);
+      cr_assert_eq(spec->unit->encode(obj, again, n, ctx.offset * 8, &bits, &err), ISA_OK,
+                   "%s: the unit at %llu encodes again: %s", spec->name, (unsigned long long)ctx.offset,
+                   isa_strerror(err.status));
+      cr_assert_eq(bits, ctx.size, "%s: same size", spec->name);
    }
    *status = r;
    isa_cursor_fini(&cur);
@@ -59,8 +68,8 @@ static size_t print_program(const struct isa_spec *spec, const uint8_t *b, size_
 Test(corpus, every_entry_decodes_packs_back_and_prints_like_the_reference)
 {
    const struct corpus corpora[] = CORPORA;
-   static uint8_t bytes[MAXB], packed[MAXB];
-   unsigned checked_text = 0, checked_fields = 0;
+   static uint8_t bytes[MAXB], packed[MAXB], again[MAXB];
+   unsigned checked_text = 0, checked_fields = 0, checked_bytes = 0;
    for (unsigned c = 0; c < sizeof corpora / sizeof corpora[0]; c++) {
       const struct isa_spec *spec = isa_spec_find(corpora[c].spec);
       cr_assert(spec, "spec %s is compiled in", corpora[c].spec);
@@ -104,8 +113,10 @@ Test(corpus, every_entry_decodes_packs_back_and_prints_like_the_reference)
             free(built);
          }
          if (e->text) {
-            size_t len = print_program(spec, bytes, n, text, sizeof text, &status);
+            size_t len = print_program(spec, bytes, n, text, sizeof text, again, &status);
             cr_assert_eq(status, 0, "%s %s decodes as a program", spec->name, e->id);
+            cr_assert_arr_eq(again, bytes, n, "%s %s: re-encoded units differ from the input", spec->name, e->id);
+            checked_bytes++;
             cr_assert_lt(len, sizeof text);
             /* the references print a final newline the corpus leaves out */
             if (len && text[len - 1] == '\n')
@@ -118,5 +129,6 @@ Test(corpus, every_entry_decodes_packs_back_and_prints_like_the_reference)
       }
    }
    cr_assert_gt(checked_fields, 2900u);
-   cr_assert_gt(checked_text, 2400u);
+   cr_assert_gt(checked_text, 2900u);
+   cr_assert_gt(checked_bytes, 2900u);
 }

@@ -20,64 +20,6 @@ static size_t words_to_bytes(const uint32_t *w, size_t n, uint8_t *out)
    return 4 * n;
 }
 
-/* Print a program as `isa dis` does (no --offsets unless asked). */
-static int dis(const char *spec_name, const uint8_t *b, size_t n, int offsets, char *out, size_t cap)
-{
-   const struct isa_spec *spec = isa_spec_find(spec_name);
-   void *obj = calloc(1, spec->unit->c_size);
-   struct isa_cursor cur;
-   struct isa_ctx ctx;
-   struct isa_error err;
-   struct isa_out o;
-   int r;
-   isa_out_buffer(&o, out, cap);
-   isa_cursor_init(&cur, spec, b, n);
-   while ((r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0) {
-      if (offsets && spec->prefix)
-         spec->prefix(&o, &ctx);
-      spec->unit->print(obj, &o, &ctx);
-      isa_out_str(&o, spec->separator);
-   }
-   isa_cursor_fini(&cur);
-   free(obj);
-   return r;
-}
-
-struct finds {
-   char text[4096];
-   unsigned n, errors;
-};
-
-static void collect(void *user, const struct isa_finding *f)
-{
-   struct finds *s = (struct finds *)user;
-   size_t len = strlen(s->text);
-   snprintf(s->text + len, sizeof s->text - len, "%s %s %s: %s\n", isa_severity_name(f->severity), f->rule,
-            f->field, f->message);
-   s->n++;
-   s->errors += f->severity == ISA_SEV_ERROR;
-}
-
-static struct finds check(const char *spec_name, const uint8_t *b, size_t n)
-{
-   const struct isa_spec *spec = isa_spec_find(spec_name);
-   void *obj = calloc(1, spec->unit->c_size);
-   struct finds s;
-   struct isa_findings f;
-   struct isa_cursor cur;
-   struct isa_ctx ctx;
-   struct isa_error err;
-   memset(&s, 0, sizeof s);
-   memset(&f, 0, sizeof f);
-   f.emit = collect;
-   f.user = &s;
-   isa_cursor_init(&cur, spec, b, n);
-   while (isa_cursor_next(&cur, obj, &ctx, &err) > 0)
-      spec->unit->validate(obj, &f, &ctx, NULL);
-   isa_cursor_fini(&cur);
-   free(obj);
-   return s;
-}
 
 static const uint32_t tv_pp_1[] = {0x00020425, 0x0000000c, 0x01e007cf, 0xb0000000, 0x000005f5};
 static const uint32_t tv_pp_2[] = {0x000005e6, 0xf1003c20, 0x00000000, 0x39001000, 0x00000e4e, 0x000007cf};

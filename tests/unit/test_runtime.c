@@ -231,7 +231,7 @@ Test(findings, paths_format_lazily_and_counts)
 {
    char got[200] = "", buf[ISA_PATH_MAX];
    struct isa_findings f;
-   struct isa_ctx ctx = {160, 2, 640, 0, NULL, 0, NULL};
+   struct isa_ctx ctx = {160, 2, 640, 0, NULL, 0, NULL, NULL};
    const struct isa_path vec = {NULL, "ImapGenericVector", 3};
    const struct isa_path inner = {&vec, "sub", -1};
    memset(&f, 0, sizeof f);

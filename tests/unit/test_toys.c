@@ -13,31 +13,17 @@
 static const char *print_unit(const struct isa_type_desc *t, const void *v, char *buf, size_t n)
 {
    struct isa_out o;
-   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0, NULL};
+   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0, NULL, NULL};
    isa_out_buffer(&o, buf, n);
    t->print(v, &o, &ctx);
    return buf;
-}
-
-struct finds {
-   char text[1024];
-   unsigned n;
-};
-
-static void collect(void *user, const struct isa_finding *f)
-{
-   struct finds *s = (struct finds *)user;
-   size_t len = strlen(s->text);
-   snprintf(s->text + len, sizeof s->text - len, "%s %s %s: %s\n", isa_severity_name(f->severity), f->rule,
-            f->field, f->message);
-   s->n++;
 }
 
 static struct finds check_unit(const struct isa_type_desc *t, const void *v)
 {
    struct finds s;
    struct isa_findings f;
-   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0, NULL};
+   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0, NULL, NULL};
    memset(&s, 0, sizeof s);
    memset(&f, 0, sizeof f);
    f.emit = collect;

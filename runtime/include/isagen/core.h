@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -304,6 +305,20 @@ static inline int64_t isa_x_align(int64_t a, int64_t n)
       return a;
    return isa_x_mul(isa_x_div(isa_x_add(a, n - 1), n), n);
 }
+/* Bits lo..hi set, clipped to 0..63 (0 when the range is empty). */
+static inline int64_t isa_x_bitmask(int64_t lo, int64_t hi)
+{
+   uint64_t top, bottom;
+   if (lo < 0)
+      lo = 0;
+   if (hi > 63)
+      hi = 63;
+   if (lo > hi)
+      return 0;
+   top = hi == 63 ? ~UINT64_C(0) : (UINT64_C(1) << (hi + 1)) - 1;
+   bottom = (UINT64_C(1) << lo) - 1;
+   return (int64_t)(top & ~bottom);
+}
 static inline int64_t isa_x_min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t isa_x_max(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t isa_x_abs(int64_t a) { return a < 0 ? isa_x_neg(a) : a; }
@@ -322,6 +337,21 @@ static inline double isa_half_to_double(uint64_t h)
    else
       v = ldexp((double)(frac | 0x400), (int)exp - 25);
    return sign ? -v : v;
+}
+
+/* The low 32 bits as an IEEE binary32, all 64 as a binary64 (bit casts). */
+static inline double isa_f32_to_double(uint64_t bits)
+{
+   uint32_t u = (uint32_t)bits;
+   float f;
+   memcpy(&f, &u, sizeof f);
+   return (double)f;
+}
+static inline double isa_f64_to_double(uint64_t bits)
+{
+   double d;
+   memcpy(&d, &bits, sizeof d);
+   return d;
 }
 
 #ifdef __cplusplus

@@ -76,7 +76,21 @@ struct isa_ctx {
    const void *prev; /* the previous unit (same type), or NULL for the first */
    uint64_t program_size; /* bytes in the whole program */
    const void *next; /* the next unit, or NULL: known only while a program is encoded */
+   const int64_t *state; /* the stream's <state>s before this unit, or NULL (their initial values) */
 };
+
+/* $NAME of a <state>: its value before this unit, or `init` outside a program. */
+static inline int64_t isa_ctx_state(const struct isa_ctx *ctx, unsigned k, int64_t init)
+{
+   return ctx && ctx->state ? ctx->state[k] : init;
+}
+
+/* $NAME[i] of an array <state> of `count` values at `base` (init when i is out of range). */
+static inline int64_t isa_ctx_state_at(const struct isa_ctx *ctx, unsigned base, unsigned count, int64_t i,
+                                       int64_t init)
+{
+   return i >= 0 && i < (int64_t)count ? isa_ctx_state(ctx, base + (unsigned)i, init) : init;
+}
 
 /* ---- findings of validators --------------------------------------------- */
 
@@ -287,6 +301,15 @@ struct isa_spec {
     * unit's neighbours (ctx->prev, ctx->next); ISA_ERR_RANGE if one does
     * not fit */
    int (*link)(void *unit, const struct isa_ctx *ctx, struct isa_error *err);
+   /* NULL, or decodes the first unit of a program (a first="true"
+    * alternative: chosen by position, not by its bits) */
+   int (*decode_first)(const uint8_t *buf, size_t len, size_t pos, void *obj, size_t *bits,
+                       struct isa_error *err);
+   /* the <state>s: how many, their values before the first unit, and how a
+    * unit changes them (next[] = values after it; NULL when n_state is 0) */
+   unsigned n_state;
+   const int64_t *state_init;
+   void (*step)(const void *unit, const struct isa_ctx *ctx, int64_t *next);
    const struct isa_container *containers; /* file formats a program may come in */
    unsigned n_containers;
    const struct isa_type_desc *const *types;
@@ -322,6 +345,8 @@ struct isa_cursor {
    bool done;
    /* the unit before the one just decoded: ctx->prev points here */
    void *prev, *scratch;
+   /* the <state>s: [0, n) before the unit just decoded (ctx->state), [n, 2n) after it */
+   int64_t *state;
 };
 
 /* Returns ISA_OK, or ISA_ERR_LIMIT when memory for the previous unit
