@@ -7,7 +7,8 @@
 #   make fuzz     libFuzzer targets for every spec (FUZZ_SECONDS each)
 #   make clean    remove out/
 
-SPECS        := nv-sph lima-pp lima-gp
+# A spec is xml/NAME.xml as of its default version, or NAME@VERSION.
+SPECS        := nv-sph lima-pp lima-gp tgsi tgsi@mesa-7.10
 OUT          := out
 CC           ?= gcc
 ifeq ($(origin CC),default)
@@ -30,7 +31,9 @@ PYTHON  := gen/python
 # ones when run as root and names them otherwise.
 DEB_PACKAGES := python3 python3-mako python3-lxml libcriterion-dev pkg-config gcc g++ clang make libclang-rt-14-dev
 
-prefix_of = $(subst -,_,$(1))
+prefix_of = $(subst .,_,$(subst @,_,$(subst -,_,$(1))))
+file_of = $(firstword $(subst @, ,$(1)))
+version_of = $(word 2,$(subst @, ,$(1)))
 SPEC_PREFIXES := $(foreach s,$(SPECS),$(call prefix_of,$(s)))
 GEN_C   := $(SPEC_PREFIXES:%=$(OUT)/gen/%.c) $(OUT)/gen/isagen_specs.c
 GEN_H   := $(SPEC_PREFIXES:%=$(OUT)/gen/%.h)
@@ -74,9 +77,9 @@ deps:
 # ---- generation -------------------------------------------------------------
 
 define spec_rules
-$(OUT)/gen/$(call prefix_of,$(1)).c $(OUT)/gen/$(call prefix_of,$(1)).h &: xml/$(1).xml $(GEN_DEPS) | deps
+$(OUT)/gen/$(call prefix_of,$(1)).c $(OUT)/gen/$(call prefix_of,$(1)).h &: xml/$(call file_of,$(1)).xml $(GEN_DEPS) | deps
 	@mkdir -p $(OUT)/gen
-	$(ISAGEN) generate xml/$(1).xml -o $(OUT)/gen
+	$(ISAGEN) generate xml/$(call file_of,$(1)).xml -o $(OUT)/gen$(if $(call version_of,$(1)), --version $(call version_of,$(1)))
 endef
 $(foreach s,$(SPECS),$(eval $(call spec_rules,$(s))))
 

@@ -59,6 +59,8 @@ int main(int argc, char **argv)
    n += sph_bench_cases(cases + n, 32 - n);
    lima_bench_setup();
    n += lima_bench_cases(cases + n, 32 - n);
+   tgsi_bench_setup();
+   n += tgsi_bench_cases(cases + n, 32 - n);
 
    unsigned rounds = quick ? 3 : 7;
    double min_ns = quick ? 2e7 : 1e8;

@@ -24,4 +24,8 @@ size_t sph_bench_cases(struct bench_case *out, size_t max);
 void lima_bench_setup(void);
 size_t lima_bench_cases(struct bench_case *out, size_t max);
 
+/* tgsi.c (reads tests/corpus/tgsi.jsonl) */
+void tgsi_bench_setup(void);
+size_t tgsi_bench_cases(struct bench_case *out, size_t max);
+
 #endif

@@ -12,8 +12,8 @@ ISAGEN = os.path.join(ROOT, "gen", "isagen")
 SPECS = sorted(glob.glob(os.path.join(ROOT, "xml", "*.xml")) + glob.glob(os.path.join(ROOT, "tests", "specs", "*.xml")))
 
 
-def generate(spec, outdir):
-    subprocess.run([ISAGEN, "generate", os.path.relpath(spec, ROOT), "-o", outdir], cwd=ROOT, check=True)
+def generate(spec, outdir, *extra):
+    subprocess.run([ISAGEN, "generate", os.path.relpath(spec, ROOT), "-o", outdir, *extra], cwd=ROOT, check=True)
     out = {}
     for n in sorted(os.listdir(outdir)):
         with open(os.path.join(outdir, n), "rb") as f:
@@ -50,6 +50,39 @@ class Pipeline(unittest.TestCase):
             # no -I runtime/include: the header carries the core it needs
             subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I", d, "-c", src,
                             "-o", os.path.join(d, "t.o")], check=True)
+
+
+class Versions(unittest.TestCase):
+    """A versioned spec generates as of any of its versions; a version other
+    than the default is its own spec, NAME@VERSION, with its own C prefix."""
+    SPEC = os.path.join(ROOT, "xml", "tgsi.xml")
+
+    def test_each_version_generates_its_own_spec(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = generate(self.SPEC, d, "--version", "mesa-7.10")
+            self.assertEqual(sorted(out), ["tgsi_mesa_7_10.c", "tgsi_mesa_7_10.h"])
+            c = out["tgsi_mesa_7_10.c"].decode()
+            self.assertTrue('"tgsi@mesa-7.10"' in c and '"mesa-7.10"' in c)
+            h = out["tgsi_mesa_7_10.h"].decode()
+            # the legacy numbering: SUB at 17, no TEX_LZ; the legacy instruction token
+            self.assertTrue("TGSI_MESA_7_10_OPCODE_SUB = 17" in h)
+            self.assertFalse("TEX_LZ" in h)
+            self.assertTrue("Predicate" in h)
+        with tempfile.TemporaryDirectory() as d:
+            out = generate(self.SPEC, d)
+            h = out["tgsi.h"].decode()
+            self.assertTrue("TGSI_OPCODE_TEX_LZ = 17" in h)
+            self.assertFalse("OPCODE_SUB " in h)
+
+    def test_unknown_version_is_an_error(self):
+        r = subprocess.run([ISAGEN, "generate", "xml/tgsi.xml", "-o", "/nonexistent", "--version", "mesa-99"], cwd=ROOT,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no version 'mesa-99' (versions: seed, mesa-7.10, mesa-22.3.6)", r.stderr)
+        r = subprocess.run([ISAGEN, "generate", "xml/nv-sph.xml", "-o", "/nonexistent", "--version", "v4"], cwd=ROOT,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("the spec declares no <versions>", r.stderr)
 
 
 if __name__ == "__main__":

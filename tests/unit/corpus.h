@@ -20,8 +20,10 @@ struct corpus_entry {
    unsigned flags;
 };
 
-extern const struct corpus_entry corpus_nv_sph[], corpus_lima_pp[], corpus_lima_gp[], corpus_lima_pp_excluded[];
-extern const unsigned corpus_nv_sph_count, corpus_lima_pp_count, corpus_lima_gp_count, corpus_lima_pp_excluded_count;
+extern const struct corpus_entry corpus_nv_sph[], corpus_lima_pp[], corpus_lima_gp[], corpus_lima_pp_excluded[],
+   corpus_tgsi[];
+extern const unsigned corpus_nv_sph_count, corpus_lima_pp_count, corpus_lima_gp_count, corpus_lima_pp_excluded_count,
+   corpus_tgsi_count;
 
 /* The corpora and the spec each is for. */
 struct corpus {
@@ -35,6 +37,7 @@ struct corpus {
       {"nv-sph", corpus_nv_sph, &corpus_nv_sph_count}, {"lima-pp", corpus_lima_pp, &corpus_lima_pp_count},     \
          {"lima-gp", corpus_lima_gp, &corpus_lima_gp_count},                                                   \
          {"lima-pp", corpus_lima_pp_excluded, &corpus_lima_pp_excluded_count},                                 \
+         {"tgsi", corpus_tgsi, &corpus_tgsi_count},                                                             \
    }
 
 #endif
