@@ -150,6 +150,24 @@ class Builder:
             value, vloc = self.parse_expr(c, "value")
             spec.stream.derives.append(Derive(c.get("field"), c.get("value"), self.loc(c), self.aloc(c, "field", 0),
                                               vloc, doc_text(c), self.src(c), value=value))
+        spec.stream.skip_zero = self.integer(st, "skip-zero") or 0
+        spec.stream.skip_unit = self.integer(st, "skip-unit") or 0
+        spec.stream.resync = self.integer(st, "resync") or 0
+        spec.stream.pad_end = st.get("pad-end") == "true"
+        if (spec.stream.skip_zero == 0) != (spec.stream.skip_unit == 0):
+            self.error(self.loc(st), "skip-zero and skip-unit go together")
+        for attr, bits in (("skip-zero", spec.stream.skip_zero), ("skip-unit", spec.stream.skip_unit),
+                           ("resync", spec.stream.resync)):
+            if bits % 8:
+                self.error(self.aloc(st, attr), f"{attr} is a number of bits that makes whole bytes")
+        if st.get("failed") is not None:
+            floc = self.aloc(st, "failed", 0)
+            parts = self.parse_template(st.get("failed"), floc, "failed") or []
+            if any(not isinstance(p, T.Text) for p in parts):
+                self.error(floc, "failed= is plain text (escapes allowed, no {...})")
+            spec.stream.failed = "".join(p.text for p in parts if isinstance(p, T.Text))
+            if not spec.stream.resync:
+                self.error(floc, "failed= needs resync=")
         if st.get("separator") is not None:
             sloc = self.aloc(st, "separator", 0)
             parts = self.parse_template(st.get("separator"), sloc, "separator") or []
@@ -309,6 +327,15 @@ class Builder:
         s.overlay = el.get("overlay") == "true"
         s.members, s.rules, s.displays = self.members(el, s)
         s.length, s.length_loc = self.parse_expr(el, "length")
+        s.length_flag = el.get("length-flag")
+        if s.length_flag is not None:
+            if s.length is not None:
+                self.error(self.aloc(el, "length-flag"), "length-flag gives the length; drop length=")
+            else:
+                # the length the flag implies, as if written by hand
+                s.length_text = f"{s.length_flag} ? {s.bits} : {s.min_length or 0}"
+                s.length = X.parse(s.length_text)
+                s.length_loc = self.aloc(el, "length-flag", 0)
         names = {}
         for i, v in enumerate(el.findall("variant")):
             prio = el.get("priority")

@@ -16,7 +16,7 @@ alternative its list of (mask, value) patterns over the unit's bits.
 
 from . import expr as X
 from . import template as T
-from .model import (C_KEYWORDS, Choice, Field, Sequence, Struct, Use)
+from .model import (C_KEYWORDS, Choice, Field, Sequence, Struct, Use, max_bits)
 from .scopes import CONTEXT_VARS, ContextScope, OperandScope, SequenceScope, StructScope, scope_for
 
 RESERVED_MEMBER_NAMES = {"variant", "u"}
@@ -54,6 +54,22 @@ def fixed_pattern(members):
                 fm |= 1 << p
                 fv |= ((f.value >> k) & 1) << p
     return fm, fv
+
+
+def length_flag_patterns(s, pats):
+    """A struct with a length flag matches bits in two forms: long (flag
+    set, every pattern bit counts) and short (flag clear; bits past the short
+    length read as zero, so a pattern needing a 1 there cannot match there,
+    and its 0s there need nothing).  A choice compares raw bits, which past
+    the short length belong to the next unit."""
+    flag = 1 << s.length_flag_field.pieces[0][0]
+    low = (1 << s.min_length) - 1
+    out = []
+    for m, v in pats:
+        out.append((m | flag, v | flag))
+        if not (v & ~low) and not (v & flag):
+            out.append(((m & low) | flag, v & low))
+    return out
 
 
 class Checker:
@@ -128,7 +144,7 @@ class Checker:
                     if self.fresh(e):
                         self.error(loc.shifted(e.pos), f"in {what}: {e.message}")
                     continue
-                if p.fmt and p.fmt[0].isalpha() and p.fmt not in ("b",) and not p.fmt[-1:].isdigit():
+                if p.fmt and p.fmt[0].isalpha() and p.fmt not in ("b", "r") and not p.fmt[-1:].isdigit():
                     if len(p.fmt) > 1 or p.fmt not in "diuxXofFeEgGc":
                         e = self.spec.enum_named(p.fmt)
                         if e is None:
@@ -148,8 +164,12 @@ class Checker:
                     self.template(p.otherwise, scope, loc, what)
             elif isinstance(p, T.List):
                 for cond, body in p.items:
-                    self.expr(cond, scope, loc, what)
+                    if cond is not None:
+                        self.expr(cond, scope, loc, what)
                     self.template(body, scope, loc, what)
+            elif isinstance(p, T.Pad):
+                self.expr(p.width, scope, loc, what)
+                self.template(p.body, scope, loc, what)
             elif isinstance(p, T.For):
                 self.expr(p.lo, scope, loc, what)
                 self.expr(p.hi, scope, loc, what)
@@ -314,7 +334,22 @@ class Checker:
                 v.path_named = True  # every view is listed under its own name
         scope = StructScope(spec, s)
         self.lets_and_operands(s, s.lets, s.operands, scope)
-        if s.length is not None:
+        if s.length_flag is not None:
+            f = next((m for m in s.members if isinstance(m, Field) and m.name == s.length_flag and m.stored), None)
+            if f is None:
+                self.error(self.aloc(s, "length-flag"), f"length-flag '{s.length_flag}' is not a field of struct '{s.name}'")
+            elif f.width != 1 or f.is_array or len(f.pieces) != 1:
+                self.error(self.aloc(s, "length-flag"), f"length-flag '{s.length_flag}' must be a 1-bit field")
+            elif s.min_length is None or f.pieces[0][0] >= s.min_length:
+                self.error(self.aloc(s, "length-flag"), f"length-flag '{s.length_flag}' must lie in the first min-length bits")
+            else:
+                s.length_flag_field = f
+                f.role_length = True
+            if s.min_length is None:
+                self.error(self.aloc(s, "length-flag"), "length-flag needs min-length (the short form, in bits)")
+            elif s.length_flag_field is not None:
+                self.expr(s.length, scope, s.length_loc, "length")
+        elif s.length is not None:
             self.expr(s.length, scope, s.length_loc, "length")
             if s.min_length is None:
                 self.error(self.aloc(s, "length"), "a variable length needs min-length (the shortest encoding, in bits)")
@@ -594,6 +629,8 @@ class Checker:
                 pats.append((m | fixed[0], v | fixed[1]))
             if not a.whens:
                 pats = [fixed]
+            if isinstance(t, Struct) and t.length_flag_field is not None:
+                pats = length_flag_patterns(t, pats)
             a.patterns = pats
             cands.append((a, a.priority, a.explicit_priority, pats))
         if len(cands) > 1 and len(self.diags.errors) == errors_before:
@@ -636,6 +673,8 @@ class Checker:
         if st.stop is not None:
             # stop(unit) runs without a program context: fields only
             self.expr(st.stop, scope_for(self.spec, st.unit, vars_={}), st.stop_loc, "stop")
+        if st.pad_end and not max_bits(st.unit):
+            self.error(st.loc, "pad-end needs a unit of bounded size (structs, or a choice of structs)")
         seen = set(CONTEXT_VARS)
         for s in st.states:
             if s.name in seen:

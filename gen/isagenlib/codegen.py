@@ -20,7 +20,7 @@ from . import decodetree
 from . import expr as X
 from . import template as T
 from .check import logical_positions
-from .model import Choice, Field, Sequence, Struct, Use, c_prefix, upper_snake
+from .model import Choice, Field, Sequence, Struct, Use, c_prefix, max_bits, upper_snake
 from .scopes import ContextScope, OperandScope, SequenceScope, StructScope, scope_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -526,6 +526,11 @@ class CGen:
                 lines.append(f"      next[{s.index} + i_{s.var}] = {X.to_c(s.next)};")
         return lines
 
+    def max_unit_bytes(self):
+        """The most bytes one unit can take (0 when unbounded: a sequence
+        with a size expression or repeated items)."""
+        return (max_bits(self.spec.stream.unit) + 7) // 8
+
     def state_init_values(self):
         return [(s.name, s.init) for s in self.spec.stream.states for _ in range(s.count)]
 
@@ -564,6 +569,23 @@ class CGen:
                 lines.append(f"{indent}{{")
                 lines.append(f"{indent}   int {first} = 1;")
                 for cond, body in p.items:
+                    if cond is None:
+                        # there when it prints something: print it aside first
+                        self.counter += 1
+                        tmp, tout = f"item_{self.counter}", f"item_out_{self.counter}"
+                        lines.append(f"{indent}   {{")
+                        lines.append(f"{indent}      char {tmp}[ISA_ITEM_MAX];")
+                        lines.append(f"{indent}      struct isa_out {tout};")
+                        lines.append(f"{indent}      isa_out_buffer(&{tout}, {tmp}, sizeof {tmp});")
+                        lines += self.template_lines(body, scope, f"&{tout}", indent + "      ")
+                        lines.append(f"{indent}      if ({tout}.len) {{")
+                        lines.append(f"{indent}         if (!{first})")
+                        lines.append(f"{indent}            isa_out_str({out}, {c_string(p.sep)});")
+                        lines.append(f"{indent}         {first} = 0;")
+                        lines.append(f"{indent}         isa_out_item({out}, &{tout});")
+                        lines.append(f"{indent}      }}")
+                        lines.append(f"{indent}   }}")
+                        continue
                     X.check(cond, scope)
                     lines.append(f"{indent}   if ({X.to_c(cond)}) {{")
                     lines.append(f"{indent}      if (!{first})")
@@ -572,6 +594,15 @@ class CGen:
                     lines += self.template_lines(body, scope, out, indent + "      ")
                     lines.append(f"{indent}   }}")
                 lines.append(f"{indent}   (void){first};")
+                lines.append(f"{indent}}}")
+            elif isinstance(p, T.Pad):
+                X.check(p.width, scope)
+                self.counter = getattr(self, "counter", 0) + 1
+                start = f"pad_{self.counter}"
+                lines.append(f"{indent}{{")
+                lines.append(f"{indent}   size_t {start} = ({out})->len;")
+                lines += self.template_lines(p.body, scope, out, indent + "   ")
+                lines.append(f"{indent}   isa_out_pad({out}, {start}, {X.to_c(p.width)});")
                 lines.append(f"{indent}}}")
             elif isinstance(p, T.For):
                 X.check(p.lo, scope)
@@ -619,6 +650,8 @@ class CGen:
         if p.fmt_enum is not None:
             e = p.fmt_enum
             return [f"isa_out_enum({out}, {e.c_name_fn}((uint32_t)({val})), {val});"]
+        if fmt == "r":
+            return [f"isa_out_pyfloat({out}, (double)({val}));"]
         conv = fmt[-1]
         spec = fmt[:-1]
         if conv == "b":
@@ -975,7 +1008,7 @@ class CGen:
         kind = self.KIND.get(f.type.kind, "ISA_K_UINT")
         if f.type.kind == "sint":
             kind = "ISA_K_SINT"
-        role = self.ROLE[f.role]
+        role = "ISA_ROLE_LENGTH" if getattr(f, "role_length", False) else self.ROLE[f.role]
         fmt = self.FMT.get(f.format, "ISA_FMT_DEC")
         if not f.stored:
             return (f"{{{name}, {kind}, {role}, {f.width}, 0, {fmt}, 0, 1, ISA_NO_OFFSET, 0, "

@@ -36,6 +36,17 @@ def upper_snake(name):
     return s.upper()
 
 
+def max_bits(t):
+    """The most bits a unit of type t can take; 0 when unbounded (a
+    sequence: its items and sizes vary)."""
+    if isinstance(t, Struct):
+        return t.bits
+    if isinstance(t, Choice):
+        sizes = [max_bits(a.type.target) for a in t.alts]
+        return 0 if not sizes or 0 in sizes else max(sizes)
+    return 0
+
+
 def c_prefix(spec_name):
     """'nv-sph' -> 'nv_sph'; a version's spec 'tgsi@mesa-7.10' -> 'tgsi_mesa_7_10'."""
     return re.sub(r"[^A-Za-z0-9_]", "_", spec_name)
@@ -314,6 +325,8 @@ class Struct:
     overlay: bool = False
     lets: list = dc_field(default_factory=list)
     operands: list = dc_field(default_factory=list)  # local operands
+    length_flag: Optional[str] = None  # a 1-bit field choosing `bits` or `min_length`
+    length_flag_field: object = None
     kind = "struct"
 
     @property
@@ -452,6 +465,11 @@ class Stream:
     separator: str = "\n"
     derives: list = dc_field(default_factory=list)  # <derive>s: set by the program encoder
     states: list = dc_field(default_factory=list)   # <state>s: values carried across units
+    skip_zero: int = 0      # bits that, all zero, start a run of skipped zero words
+    skip_unit: int = 0      # bits per skipped zero word
+    resync: int = 0         # bits skipped where no unit decodes (0: an error instead)
+    failed: str = ""        # text printed for such a place
+    pad_end: bool = False   # the input's end reads as zeros for the last unit
 
 
 @dataclass

@@ -50,6 +50,7 @@ CONTEXT_VARS = {
     "size": "size of the unit in bits",
     "last": "1 for the last unit of the program",
     "program_size": "bytes in the whole program",
+    "listing": "1 when the caller prints addresses (isa dis --offsets)",
 }
 
 

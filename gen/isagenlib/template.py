@@ -9,11 +9,16 @@ run-time interpretation):
     {EXPR:FMT}          FMT is a printf conversion without '%' (d i u x X o
                         f F e E g G c, with flags/width/precision, e.g. 03d,
                         08x, .2f), or b for binary digits (04b), or the name
-                        of an enum to print the value under that enum's names
+                        of an enum to print the value under that enum's names,
+                        or r: a floating value as Python's repr() writes it
+                        (the shortest text that reads back: 1.0, 0.015625)
     {if EXPR} ... {elif EXPR} ... {else} ... {end}
     {for NAME in LO..HI} ... {end}     NAME runs from LO up to HI-1
     {list "SEP"}{item EXPR}...{item EXPR}...{end}
-                        the items whose EXPR holds, SEP between them
+                        the items whose EXPR holds, SEP between them; an
+                        {item} without EXPR is there when it prints text
+    {pad EXPR} ... {end}
+                        the text, then spaces up to EXPR characters
     {NAME(ARGS)}        operand NAME printed with these arguments
     {{  }}  \\n  \\t  \\\\          literal braces, newline, tab, backslash
 
@@ -58,7 +63,12 @@ class For:
 
 class List:
     def __init__(self, sep, items, pos):
-        self.sep, self.items, self.pos = sep, items, pos  # items: [(cond, parts)]
+        self.sep, self.items, self.pos = sep, items, pos  # items: [(cond or None, parts)]
+
+
+class Pad:
+    def __init__(self, width, body, pos):
+        self.width, self.body, self.pos = width, body, pos
 
 
 _PRINTF_RE = re.compile(r"[-+ 0#]*[0-9]*(\.[0-9]+)?[diuxXofFeEgGc]")
@@ -184,26 +194,40 @@ def parse(text):
                 m = _LIST_RE.match(stripped)
                 if not m:
                     raise TemplateError(pos, 'expected {list "SEPARATOR"}')
-                stack.append(("list", [], {"sep": _unescape(m.group(1), pos), "items": [], "cond": None, "pos": pos}))
-            elif stripped.startswith("item ") or stripped.startswith("item("):
+                stack.append(("list", [], {"sep": _unescape(m.group(1), pos), "items": [], "cond": None, "started": False,
+                                           "pos": pos}))
+            elif stripped.startswith("item ") or stripped.startswith("item(") or stripped == "item":
                 top = stack[-1]
                 if top[0] != "list":
                     raise TemplateError(pos, "{item} outside a {list}")
-                if top[2]["cond"] is not None:
+                if top[2]["started"]:
                     top[2]["items"].append((top[2]["cond"], list(top[1])))
                 elif any(not (isinstance(p, Text) and not p.text) for p in top[1]):
                     raise TemplateError(pos, "text between {list} and its first {item}")
                 top[1].clear()
-                base = start + lead + 4
-                node = X.parse(stripped[4:])
-                _shift(node, start + lead + 4)
-                top[2]["cond"] = node
+                top[2]["started"] = True
+                if stripped == "item":
+                    top[2]["cond"] = None  # there when it prints something
+                else:
+                    base = start + lead + 4
+                    node = X.parse(stripped[4:])
+                    _shift(node, start + lead + 4)
+                    top[2]["cond"] = node
+            elif stripped.startswith("pad ") or stripped.startswith("pad("):
+                base = start + lead + 3
+                node = X.parse(stripped[3:])
+                _shift(node, start + lead + 3)
+                stack.append(("pad", [], {"width": node, "pos": pos}))
             elif stripped == "end":
                 if len(stack) == 1:
-                    raise TemplateError(pos, "{end} without {if}, {for} or {list}")
+                    raise TemplateError(pos, "{end} without {if}, {for}, {list} or {pad}")
                 kind, parts, data = stack.pop()
+                if kind == "pad":
+                    stack[-1][1].append(Pad(data["width"], parts, data["pos"]))
+                    pos = end + 1
+                    continue
                 if kind == "list":
-                    if data["cond"] is None:
+                    if not data["started"]:
                         raise TemplateError(data["pos"], "{list} without {item}")
                     data["items"].append((data["cond"], parts))
                     stack[-1][1].append(List(data["sep"], data["items"], data["pos"]))
@@ -242,7 +266,7 @@ def parse(text):
                 _shift(node, start)
                 if fmt is not None:
                     fmt = fmt.strip()
-                    if not (_PRINTF_RE.fullmatch(fmt) or _BIN_RE.fullmatch(fmt)
+                    if not (_PRINTF_RE.fullmatch(fmt) or _BIN_RE.fullmatch(fmt) or fmt == "r"
                             or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", fmt)):
                         raise TemplateError(start + fmt_off, f"bad format '{fmt}'")
                 stack[-1][1].append(Subst(node, fmt, start, start + fmt_off))
@@ -294,5 +318,9 @@ def walk_exprs(parts):
             yield from walk_exprs(p.body)
         elif isinstance(p, List):
             for cond, body in p.items:
-                yield cond
+                if cond is not None:
+                    yield cond
                 yield from walk_exprs(body)
+        elif isinstance(p, Pad):
+            yield p.width
+            yield from walk_exprs(p.body)

@@ -100,6 +100,7 @@ ${line}
 /* Fields from unit words w (bit 0 of w[0] is the struct's first bit). */
 static inline int ${name(s, 'unpack_words')}(const uint32_t *w, ${S} *v)
 {
+   (void)v;
 <% fixed = [x for x in info["common"] if isinstance(x, g.FixedBits)] %>\
 % for fx in fixed:
    if (${g.extract_c(fx.pieces)} != 0x${'%x' % fx.value}u)
@@ -158,6 +159,7 @@ static inline int ${name(s, 'unpack_words')}(const uint32_t *w, ${S} *v)
 /* Unit words w from the fields (unchecked: values are masked to their width). */
 static inline void ${name(s, 'pack_words')}(const ${S} *v, uint32_t *w)
 {
+   (void)v;
    memset(w, 0, ${W} * sizeof(uint32_t));
 % for leaf in info["common"]:
 %   if isinstance(leaf, g.Leaf):
@@ -282,6 +284,28 @@ ${' ' * len('static inline int ' + name(s, 'decode') + '(')}size_t *bits, struct
    int r;
    if (have < ${min_bits})
       return isa_fail_truncated(err, ${g.c_string(s.name)}, pos, ${min_bits}, have);
+% if s.length_flag_field is not None:
+<% lf = s.length_flag_field.pieces[0][0] %>\
+   /* the length flag (bit ${lf}) says how long the struct is: read only that much */
+   isa_bits_extract(buf, len, pos, ${min_bits}, w);
+   {
+      size_t n = isa_w_get(w, ${lf}, 1) ? ${s.bits} : ${min_bits};
+      if (n > have)
+         return isa_fail_truncated(err, ${g.c_string(s.name)}, pos, (uint64_t)n, have);
+      isa_bits_extract(buf, len, pos, n, w);
+      for (unsigned i = (unsigned)(n + 31) / 32; i < ${W}; i++)
+         w[i] = 0;
+      r = ${name(s, 'unpack_words')}(w, v);
+      if (r) {
+         isa_fail(err, r, ${g.c_string(s.name)}, 0, "fixed bits do not match");
+         if (err)
+            err->bit = pos;
+         return r;
+      }
+      *bits = n;
+   }
+   return ISA_OK;
+% else:
    isa_bits_extract(buf, len, pos, ${s.bits}, w);
    r = ${name(s, 'unpack_words')}(w, v);
    if (r) {
@@ -330,6 +354,7 @@ ${' ' * len('static inline int ' + name(s, 'decode') + '(')}size_t *bits, struct
    *bits = ${s.bits};
 % endif
    return ISA_OK;
+% endif
 }
 
 /* Decode from the start of buf. */
@@ -355,7 +380,14 @@ ${' ' * len('static inline int ' + name(s, 'encode') + '(')}size_t *bits, struct
       return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(s.name)}, "variant",
                       "the fields select another variant than the one set");
 % endif
-% if variable:
+% if s.length_flag_field is not None:
+<% lf = s.length_flag_field.pieces[0][0] %>\
+   /* the long form when asked for or when a field needs it */
+   for (size_t b = ${min_bits}; b < ${s.bits}; b++)
+      if (w[b / 32] >> (b % 32) & 1)
+         w[${lf // 32}] |= UINT32_C(1) << ${lf % 32};
+   n = isa_w_get(w, ${lf}, 1) ? ${s.bits} : ${min_bits};
+% elif variable:
    {
 %   if s.variants and any(v.length is not None for v in s.variants):
       int64_t len_bits;
@@ -395,7 +427,13 @@ static inline size_t ${name(s, 'pack')}(const ${S} *v, uint8_t *out)
    uint32_t w[${W}];
    size_t n = ${s.bits};
    ${name(s, 'pack_words')}(v, w);
-% if variable:
+% if s.length_flag_field is not None:
+<% lf = s.length_flag_field.pieces[0][0] %>\
+   for (size_t b = ${min_bits}; b < ${s.bits}; b++)
+      if (w[b / 32] >> (b % 32) & 1)
+         w[${lf // 32}] |= UINT32_C(1) << ${lf % 32};
+   n = isa_w_get(w, ${lf}, 1) ? ${s.bits} : ${min_bits};
+% elif variable:
    {
 %   if s.variants and any(v.length is not None for v in s.variants):
       int64_t len_bits;

@@ -76,7 +76,10 @@ int cmd_check(const struct options *o)
          status = EXIT_INVALID;
          break;
       }
-      spec->unit->validate(obj, &findings, &ctx, NULL);
+      if (ctx.failed)
+         isa_report(&findings, &ctx, ISA_SEV_ERROR, "no-match", NULL, "", spec->failed_text);
+      else
+         spec->unit->validate(obj, &findings, &ctx, NULL);
    }
    isa_cursor_fini(&cur);
    fflush(stdout);

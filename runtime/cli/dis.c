@@ -101,7 +101,13 @@ int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_
          status = r;
          break;
       }
-      if (json) {
+      ctx.listing = offsets;
+      if (json && ctx.failed) {
+         isa_out_fmt(out, "{\"offset\": %llu, \"size\": %llu, \"name\": null, \"fields\": null, \"text\": ",
+                     (unsigned long long)ctx.offset, (unsigned long long)(ctx.size / 8));
+         isa_out_json_string(out, spec->failed_text, strlen(spec->failed_text));
+         isa_out_str(out, "}\n");
+      } else if (json) {
          print_json(spec, obj, &ctx, out, text);
       } else {
          if (offsets) {
@@ -110,7 +116,10 @@ int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_
             else
                isa_out_fmt(out, "%llx: ", (unsigned long long)ctx.offset);
          }
-         spec->unit->print(obj, out, &ctx);
+         if (ctx.failed)
+            isa_out_str(out, spec->failed_text);
+         else
+            spec->unit->print(obj, out, &ctx);
          isa_out_str(out, spec->separator);
       }
    }

@@ -1,6 +1,8 @@
 /* Output sinks: a FILE* or a caller's buffer.  Printers never allocate. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "isagen/isagen.h"
@@ -176,4 +178,84 @@ void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
    }
    isa_out_mem(o, s + n - run, run);
    isa_out_char(o, '"');
+}
+
+void isa_out_pad(struct isa_out *o, size_t start, int64_t width)
+{
+   static const char spaces[] = "                                ";
+   size_t done = o->len - start;
+   while (width > 0 && done < (size_t)width) {
+      size_t n = (size_t)width - done;
+      if (n > sizeof spaces - 1)
+         n = sizeof spaces - 1;
+      isa_out_mem(o, spaces, n);
+      done += n;
+   }
+}
+
+void isa_out_item(struct isa_out *o, const struct isa_out *item)
+{
+   size_t n = item->len < item->cap ? item->len : (item->cap ? item->cap - 1 : 0);
+   isa_out_mem(o, item->buf, n);
+   if (item->error)
+      o->error = 1;
+}
+
+void isa_out_pyfloat(struct isa_out *o, double d)
+{
+   char e[40], digits[24], out[64];
+   int prec, exp10, nd = 0, k = 0;
+   const char *p;
+   if (isnan(d)) {
+      isa_out_str(o, "nan");
+      return;
+   }
+   if (isinf(d)) {
+      isa_out_str(o, d < 0 ? "-inf" : "inf");
+      return;
+   }
+   /* the shortest %.{prec}e that reads back exactly */
+   for (prec = 0; prec < 17; prec++) {
+      snprintf(e, sizeof e, "%.*e", prec, d);
+      if (strtod(e, NULL) == d)
+         break;
+   }
+   /* e = [-]D[.DDD]e[+-]XX: collect the digits and the exponent */
+   p = e;
+   if (*p == '-')
+      out[k++] = *p++;
+   for (; *p && *p != 'e'; p++)
+      if (*p != '.')
+         digits[nd++] = *p;
+   exp10 = atoi(p + 1);
+   while (nd > 1 && digits[nd - 1] == '0')
+      nd--;
+   if (exp10 >= -4 && exp10 < 16) {
+      if (exp10 < 0) {
+         out[k++] = '0';
+         out[k++] = '.';
+         for (int i = -1; i > exp10; i--)
+            out[k++] = '0';
+         for (int i = 0; i < nd; i++)
+            out[k++] = digits[i];
+      } else {
+         for (int i = 0; i <= exp10; i++)
+            out[k++] = i < nd ? digits[i] : '0';
+         out[k++] = '.';
+         if (nd > exp10 + 1)
+            for (int i = exp10 + 1; i < nd; i++)
+               out[k++] = digits[i];
+         else
+            out[k++] = '0';
+      }
+   } else {
+      out[k++] = digits[0];
+      if (nd > 1) {
+         out[k++] = '.';
+         for (int i = 1; i < nd; i++)
+            out[k++] = digits[i];
+      }
+      k += snprintf(out + k, sizeof out - (size_t)k, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
+   }
+   isa_out_mem(o, out, (size_t)k);
 }

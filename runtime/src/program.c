@@ -4,15 +4,17 @@
 
 #include "isagen/isagen.h"
 
-int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len, size_t offset,
-                    void *obj, size_t *size, struct isa_error *err)
+/* Decode the unit at byte `offset` of buf[0..len); the unit at offset 0
+ * is a program's first (a first="true" alternative, if the spec has one). */
+static int decode_at(const struct isa_spec *spec, const uint8_t *buf, size_t len, size_t offset, int first,
+                     void *obj, size_t *size, struct isa_error *err)
 {
    size_t bits = 0;
    int r;
    if (offset > len)
       return isa_fail(err, ISA_ERR_ARG, spec->unit->name, 0, "offset past the end of the input");
-   if (offset == 0 && spec->decode_first)
-      r = spec->decode_first(buf, len, 0, obj, &bits, err);
+   if (first && spec->decode_first)
+      r = spec->decode_first(buf, len, offset * 8, obj, &bits, err);
    else
       r = spec->unit->decode(buf, len, offset * 8, obj, &bits, err);
    if (r)
@@ -25,6 +27,12 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
    }
    *size = bits / 8;
    return ISA_OK;
+}
+
+int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len, size_t offset,
+                    void *obj, size_t *size, struct isa_error *err)
+{
+   return decode_at(spec, buf, len, offset, offset == 0, obj, size, err);
 }
 
 int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len)
@@ -40,7 +48,9 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
       if (c->state)
          memcpy(c->state + spec->n_state, spec->state_init, spec->n_state * sizeof *c->state);
    }
-   if (!c->prev || !c->scratch || (spec->n_state && !c->state)) {
+   if (spec->pad_end)
+      c->tail = (uint8_t *)calloc(1, spec->max_unit_bytes);
+   if (!c->prev || !c->scratch || (spec->n_state && !c->state) || (spec->pad_end && !c->tail)) {
       isa_cursor_fini(c);
       c->done = true;
       return ISA_ERR_LIMIT;
@@ -53,48 +63,85 @@ void isa_cursor_fini(struct isa_cursor *c)
    free(c->prev);
    free(c->scratch);
    free(c->state);
+   free(c->tail);
    c->prev = c->scratch = NULL;
    c->state = NULL;
+   c->tail = NULL;
+}
+
+/* The bits at byte `at` read as one little-endian number of `bits` bits
+ * (bits past the end read as zero): are they all zero? */
+static bool zero_bits(const uint8_t *buf, size_t len, size_t at, unsigned bits)
+{
+   for (size_t i = 0; i < bits / 8; i++)
+      if (at + i < len && buf[at + i])
+         return false;
+   return true;
 }
 
 int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct isa_error *err)
 {
+   const struct isa_spec *spec = c->spec;
    size_t size = 0;
    void *t;
-   int r;
-   if (c->done || !c->scratch || c->offset >= c->len ||
-       (c->spec->unit_count && c->index >= c->spec->unit_count))
+   int r, failed = 0;
+   if (c->done || !c->scratch || c->offset >= c->len || (spec->unit_count && c->index >= spec->unit_count))
       return 0;
-   r = isa_decode_unit(c->spec, c->buf, c->len, c->offset, c->scratch, &size, err);
-   if (r) {
+   if (spec->skip_zero_bits && zero_bits(c->buf, c->len, c->offset, spec->skip_zero_bits)) {
+      /* padding: skip zero words; if nothing follows, the program is over */
+      while (c->offset < c->len && zero_bits(c->buf, c->len, c->offset, spec->skip_unit_bits))
+         c->offset += spec->skip_unit_bits / 8;
+      if (c->offset >= c->len) {
+         c->done = true;
+         return 0;
+      }
+   }
+   if (spec->pad_end && c->len - c->offset < spec->max_unit_bytes) {
+      /* the end of the input, zero-padded: the last unit may run past it */
+      memset(c->tail, 0, spec->max_unit_bytes);
+      memcpy(c->tail, c->buf + c->offset, c->len - c->offset);
+      r = decode_at(spec, c->tail, spec->max_unit_bytes, 0, c->offset == 0, c->scratch, &size, err);
+   } else {
+      r = decode_at(spec, c->buf, c->len, c->offset, c->offset == 0, c->scratch, &size, err);
+   }
+   if (r == ISA_ERR_NO_MATCH && spec->resync_bits) {
+      /* nothing decodes here: report the place and go on past it */
+      memset(c->scratch, 0, spec->unit->c_size);
+      size = spec->resync_bits / 8;
+      failed = 1;
+   } else if (r) {
       c->done = true;
       return r;
    }
-   memcpy(obj, c->scratch, c->spec->unit->c_size);
+   memcpy(obj, c->scratch, spec->unit->c_size);
    memset(ctx, 0, sizeof *ctx);
    ctx->offset = c->offset;
    ctx->index = c->index;
    ctx->size = (uint64_t)size * 8;
    ctx->prev = c->index ? c->prev : NULL;
    ctx->program_size = c->len;
+   ctx->failed = failed;
    /* the unit just decoded is the next one's predecessor; the old one
     * stays valid (ctx->prev) until the next call */
-   t = c->prev;
-   c->prev = c->scratch;
-   c->scratch = t;
+   if (!failed) {
+      t = c->prev;
+      c->prev = c->scratch;
+      c->scratch = t;
+   }
    c->offset += size;
    c->index++;
-   if ((c->spec->stop && c->spec->stop(obj)) || c->offset >= c->len ||
-       (c->spec->unit_count && c->index >= c->spec->unit_count))
+   if ((!failed && spec->stop && spec->stop(obj)) || c->offset >= c->len ||
+       (spec->unit_count && c->index >= spec->unit_count))
       c->done = true;
    ctx->last = c->done;
-   if (c->spec->n_state) {
+   if (spec->n_state) {
       /* state[0..n) is what this unit sees (the values after the previous
        * one, kept in state[n..2n)); then this unit's own step */
-      int64_t *before = c->state, *after = c->state + c->spec->n_state;
-      memcpy(before, after, c->spec->n_state * sizeof *before);
+      int64_t *before = c->state, *after = c->state + spec->n_state;
+      memcpy(before, after, spec->n_state * sizeof *before);
       ctx->state = before;
-      c->spec->step(obj, ctx, after);
+      if (!failed)
+         spec->step(obj, ctx, after);
    }
    return 1;
 }

@@ -112,7 +112,9 @@ static void gen_pp_print(void *st)
    for (unsigned i = 0; i < S.pp.n; i++) {
       struct isa_out o;
       S.sink += (uint64_t)lima_pp_Instruction_unpack(S.pp.bytes[i], S.pp.len[i], &S.ppi[i], NULL);
-      struct isa_ctx ctx = {0, i, S.pp.len[i] * 8u, 0, NULL, 0, NULL, NULL};
+      struct isa_ctx ctx = {0};
+      ctx.index = i;
+      ctx.size = S.pp.len[i] * 8u;
       isa_out_buffer(&o, S.text, sizeof S.text);
       S.sink += (uint64_t)lima_pp_Instruction_print(&S.ppi[i], &o, &ctx) + (uint8_t)S.text[0];
    }
@@ -124,7 +126,9 @@ static void gen_gp_print(void *st)
    for (unsigned i = 0; i < S.gp.n; i++) {
       struct isa_out o;
       S.sink += (uint64_t)lima_gp_Instruction_unpack(S.gp.bytes[i], S.gp.len[i], &S.gpi[i], NULL);
-      struct isa_ctx ctx = {0, i, 128, 0, NULL, 0, NULL, NULL};
+      struct isa_ctx ctx = {0};
+      ctx.index = i;
+      ctx.size = 128;
       isa_out_buffer(&o, S.text, sizeof S.text);
       S.sink += (uint64_t)lima_gp_Instruction_print(&S.gpi[i], &o, &ctx) + (uint8_t)S.text[0];
    }
@@ -136,7 +140,9 @@ static void gen_pp_validate(void *st)
    (void)st;
    memset(&f, 0, sizeof f);
    for (unsigned i = 0; i < S.pp.n; i++) {
-      struct isa_ctx ctx = {0, i, S.pp.len[i] * 8u, 0, NULL, 0, NULL, NULL};
+      struct isa_ctx ctx = {0};
+      ctx.index = i;
+      ctx.size = S.pp.len[i] * 8u;
       lima_pp_Instruction_validate(&S.ppi[i], &f, &ctx, NULL);
    }
    S.sink += f.count[0] + f.count[1] + f.count[2];

@@ -104,7 +104,8 @@ static void base_pack(void *st)
 static void gen_validate(void *st)
 {
    struct isa_findings f;
-   struct isa_ctx ctx = {0, 0, 640, 0, NULL, 0, NULL, NULL};
+   struct isa_ctx ctx = {0};
+   ctx.size = 640;
    (void)st;
    memset(&f, 0, sizeof f);
    for (unsigned i = 0; i < N; i++)

@@ -67,7 +67,10 @@ static void exercise_unit(const struct isa_spec *spec, const void *obj, size_t b
    char text[4096];
    struct isa_out out;
    struct isa_findings f;
-   struct isa_ctx ctx = {offset, index, (uint64_t)bytes * 8, 0, NULL, 0, NULL, NULL};
+   struct isa_ctx ctx = {0};
+   ctx.offset = offset;
+   ctx.index = index;
+   ctx.size = (uint64_t)bytes * 8;
    uint8_t *enc = (uint8_t *)calloc(1, bytes + 64);
    void *again = calloc(1, t->c_size);
    size_t bits = 0, bits2 = 0;
@@ -100,7 +103,8 @@ static void mode_program(const struct isa_spec *spec, const uint8_t *data, size_
    int r = 0;
    isa_cursor_init(&cur, spec, data, size);
    while (cur.index < 256 && (r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0)
-      exercise_unit(spec, obj, ctx.size / 8, ctx.offset, ctx.index);
+      if (!ctx.failed)
+         exercise_unit(spec, obj, ctx.size / 8, ctx.offset, ctx.index);
    if (r < 0) {
       char msg[256];
       isa_error_format(&err, msg, sizeof msg); /* error text for any failure */

@@ -36,6 +36,15 @@ class Parsing(unittest.TestCase):
         self.assertEqual([b[0].text for _, b in parts[0].items], ["A", "B"])
         self.assertEqual(parts[1].sep, '"x')
 
+    def test_items_that_print_nothing_and_padding(self):
+        parts = T.parse('{pad 16}{op}{if sat}.sat{end}{end} {list ", "}{item}{a}{item b}{b}{end}{x:r}')
+        self.assertEqual(kinds(parts), ["Pad", "Text", "List", "Subst"])
+        self.assertIsInstance(parts[0].width, X.Num)
+        self.assertEqual(kinds(parts[0].body), ["Subst", "If"])
+        self.assertIsNone(parts[2].items[0][0], "an {item} without a condition")
+        self.assertIsNotNone(parts[2].items[1][0])
+        self.assertEqual(parts[3].fmt, "r")
+
     def test_positions_point_into_the_template(self):
         parts = T.parse("xx {foo + 1}")
         self.assertEqual(parts[1].node.a.pos, 4)  # foo
@@ -49,7 +58,7 @@ class Parsing(unittest.TestCase):
             ("a\nb", 1, "raw newline in a template (write \\n)"),
             ("\\q", 0, "unknown escape '\\q' (use \\n, \\t or \\\\)"),
             ("{else}", 0, "{else} without a matching {if}"),
-            ("{end}", 0, "{end} without {if}, {for} or {list}"),
+            ("{end}", 0, "{end} without {if}, {for}, {list} or {pad}"),
             ('{list ","}x{item a}y{end}', 11, "text between {list} and its first {item}"),
             ("{item a}", 0, "{item} outside a {list}"),
             ('{list "sep"}{end}', 0, "{list} without {item}"),
@@ -57,6 +66,8 @@ class Parsing(unittest.TestCase):
             ("{a:%d}", 3, "bad format '%d'"),
             ("ab {1 +}", 7, "expected a value, found end of expression"),
             ("{for i 0..3}{end}", 0, "expected {for NAME in LO..HI}"),
+            ("{pad 16}stop", 0, "{pad} without {end}"),
+            ("{pad +}x{end}", 5, "expected a value, found '+'"),
         ]
         for text, pos, msg in cases:
             with self.subTest(text=text):

@@ -77,9 +77,13 @@ static inline int dis(const char *spec_name, const uint8_t *b, size_t n, int off
    isa_out_buffer(&o, out, cap);
    isa_cursor_init(&cur, spec, b, n);
    while ((r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0) {
+      ctx.listing = offsets;
       if (offsets && spec->prefix)
          spec->prefix(&o, &ctx);
-      spec->unit->print(obj, &o, &ctx);
+      if (ctx.failed)
+         isa_out_str(&o, spec->failed_text);
+      else
+         spec->unit->print(obj, &o, &ctx);
       isa_out_str(&o, spec->separator);
    }
    isa_cursor_fini(&cur);
@@ -117,7 +121,8 @@ static inline struct finds check(const char *spec_name, const uint8_t *b, size_t
    f.user = &s;
    isa_cursor_init(&cur, spec, b, n);
    while (isa_cursor_next(&cur, obj, &ctx, &err) > 0)
-      spec->unit->validate(obj, &f, &ctx, NULL);
+      if (!ctx.failed)
+         spec->unit->validate(obj, &f, &ctx, NULL);
    isa_cursor_fini(&cur);
    free(obj);
    return s;

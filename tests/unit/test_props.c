@@ -81,7 +81,8 @@ static int round_trip(const struct isa_type_desc *t, const uint8_t *bytes, size_
       return 0;
    if (only_valid) {
       struct isa_findings f;
-      struct isa_ctx ctx = {0, 0, bits, 0, NULL, 0, NULL, NULL};
+      struct isa_ctx ctx = {0};
+      ctx.size = bits;
       memset(&f, 0, sizeof f);
       t->validate(x, &f, &ctx, NULL);
       if (f.count[ISA_SEV_ERROR])

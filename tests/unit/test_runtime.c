@@ -138,6 +138,47 @@ Test(half, prints_every_value_as_printf_f)
    }
 }
 
+/* isa_out_pyfloat writes what Python's repr() writes: the expected texts
+ * are Python's. */
+Test(out, python_float_repr)
+{
+   static const struct {
+      double v;
+      const char *repr;
+   } cases[] = {
+      {0.0, "0.0"}, {-0.0, "-0.0"}, {1.0, "1.0"}, {0.015625, "0.015625"}, {31.0, "31.0"}, {-1.5, "-1.5"},
+      {0.1, "0.1"}, {1e-5, "1e-05"}, {1e16, "1e+16"}, {123456789.0, "123456789.0"}, {1e-4, "0.0001"},
+      {0.0001234, "0.0001234"}, {2.5e-7, "2.5e-07"}, {1.7976931348623157e308, "1.7976931348623157e+308"},
+      {5e-324, "5e-324"}, {1e15, "1000000000000000.0"}, {123.456, "123.456"}, {3e20, "3e+20"},
+      {1.0 / 3.0, "0.3333333333333333"}, {2.0 / 3.0, "0.6666666666666666"}, {-1e-10, "-1e-10"},
+   };
+   char b[64];
+   struct isa_out o;
+   for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      isa_out_buffer(&o, b, sizeof b);
+      isa_out_pyfloat(&o, cases[i].v);
+      cr_assert_str_eq(b, cases[i].repr);
+   }
+   isa_out_buffer(&o, b, sizeof b);
+   isa_out_pyfloat(&o, NAN);
+   cr_assert_str_eq(b, "nan");
+   isa_out_buffer(&o, b, sizeof b);
+   isa_out_pyfloat(&o, -INFINITY);
+   cr_assert_str_eq(b, "-inf");
+}
+
+Test(out, pad_and_items)
+{
+   char b[64];
+   struct isa_out o;
+   isa_out_buffer(&o, b, sizeof b);
+   isa_out_str(&o, "stop");
+   isa_out_pad(&o, 0, 16);
+   cr_assert_str_eq(b, "stop            ");
+   isa_out_pad(&o, 0, 4); /* already longer: nothing */
+   cr_assert_eq(o.len, 16u);
+}
+
 Test(half, rounds_to_nearest_even)
 {
    cr_assert_eq(isa_double_to_half(1.0 + ldexp(1.0, -11)), 0x3c00); /* tie: stays even */
@@ -231,7 +272,10 @@ Test(findings, paths_format_lazily_and_counts)
 {
    char got[200] = "", buf[ISA_PATH_MAX];
    struct isa_findings f;
-   struct isa_ctx ctx = {160, 2, 640, 0, NULL, 0, NULL, NULL};
+   struct isa_ctx ctx = {0};
+   ctx.offset = 160;
+   ctx.index = 2;
+   ctx.size = 640;
    const struct isa_path vec = {NULL, "ImapGenericVector", 3};
    const struct isa_path inner = {&vec, "sub", -1};
    memset(&f, 0, sizeof f);

@@ -46,7 +46,8 @@ Test(sph, default_display_lists_the_set_fields)
    uint8_t b[80];
    char text[512];
    struct isa_out o;
-   struct isa_ctx ctx = {0, 0, 640, 0, NULL, 0, NULL, NULL};
+   struct isa_ctx ctx = {0};
+   ctx.size = 640;
    hex_header("K1", &h, b);
    isa_out_buffer(&o, text, sizeof text);
    cr_assert_eq(nv_sph_Header_print(&h, &o, &ctx), ISA_OK);
@@ -170,7 +171,8 @@ static struct seen validate(const struct nv_sph_Header *h)
 {
    struct seen s;
    struct isa_findings f;
-   struct isa_ctx ctx = {0, 0, 640, 0, NULL, 0, NULL, NULL};
+   struct isa_ctx ctx = {0};
+   ctx.size = 640;
    memset(&s, 0, sizeof s);
    memset(&f, 0, sizeof f);
    f.emit = remember;

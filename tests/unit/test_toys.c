@@ -13,7 +13,7 @@
 static const char *print_unit(const struct isa_type_desc *t, const void *v, char *buf, size_t n)
 {
    struct isa_out o;
-   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0, NULL, NULL};
+   struct isa_ctx ctx = {0};
    isa_out_buffer(&o, buf, n);
    t->print(v, &o, &ctx);
    return buf;
@@ -23,7 +23,7 @@ static struct finds check_unit(const struct isa_type_desc *t, const void *v)
 {
    struct finds s;
    struct isa_findings f;
-   struct isa_ctx ctx = {0, 0, 0, 0, NULL, 0, NULL, NULL};
+   struct isa_ctx ctx = {0};
    memset(&s, 0, sizeof s);
    memset(&f, 0, sizeof f);
    f.emit = collect;
@@ -361,4 +361,106 @@ Test(toy_tokens, reflection_sets_nested_counted_fields)
    cr_assert_eq(isa_field_set(&toy_tokens_Item_desc, &it, "nonsense", 1), ISA_ERR_ARG);
    cr_assert_eq(toy_tokens_Item_pack_checked(&it, out, sizeof out, &size, &err), ISA_OK);
    cr_assert_eq(size, 16u, "insn, src0 reg, src1 reg, src1 ind");
+}
+
+/* ---- toy-listing: length flags and how a listing walks raw bytes ----- */
+
+#include "toy_listing.h"
+
+extern const struct isa_spec toy_listing_spec;
+
+static int listing(const uint8_t *b, size_t n, int offsets, char *out, size_t cap)
+{
+   const struct isa_spec *spec = &toy_listing_spec;
+   struct toy_listing_Instr obj;
+   struct isa_cursor cur;
+   struct isa_ctx ctx;
+   struct isa_error err;
+   struct isa_out o;
+   int r;
+   isa_out_buffer(&o, out, cap);
+   cr_assert_eq(isa_cursor_init(&cur, spec, b, n), ISA_OK);
+   while ((r = isa_cursor_next(&cur, &obj, &ctx, &err)) > 0) {
+      ctx.listing = offsets;
+      if (offsets)
+         spec->prefix(&o, &ctx);
+      if (ctx.failed)
+         isa_out_str(&o, spec->failed_text);
+      else
+         spec->unit->print(&obj, &o, &ctx);
+      isa_out_str(&o, spec->separator);
+   }
+   isa_cursor_fini(&cur);
+   return r;
+}
+
+Test(toy_listing, zero_padding_failures_stop_and_absolute_targets)
+{
+   static const uint8_t b[] = {
+      0x8a, 0x21, 0x3c, 0x00,             /* 0: floor, short form */
+      0x00, 0x00, 0x00, 0x00,             /* 4: padding, skipped */
+      0xff, 0xff,                         /* 8: nothing decodes */
+      0x0a, 0x84, 0x40, 0x00, 0x01, 0x03, /* a: ceil, long form */
+      0x20, 0xf8, 0xff, 0xff,             /* 10: jmp back 8 bytes */
+      0x88, 0x00,                         /* 14: stop */
+      0x8a, 0x21, 0x3c, 0x00,             /* after stop: not listed */
+   };
+   char text[512], want[512];
+   cr_assert_eq(listing(b, sizeof b, 1, text, sizeof text), 0);
+   snprintf(want, sizeof want, "0: %-16s %s\n8: <disassembly failed>\na: %-16s %s\n10: %-16s %s\n14: %-16s \n",
+            "floor", "r3, lsl 1, 1.0", "ceil", "r200, 2.0", "jmp", "0x8", "stop");
+   cr_assert_str_eq(text, want);
+   /* without addresses, the branch is relative */
+   cr_assert_eq(listing(b, sizeof b, 0, text, sizeof text), 0);
+   cr_assert(strstr(text, "jmp              pc-8\n"), "%s", text);
+}
+
+Test(toy_listing, the_last_instruction_may_run_past_the_input)
+{
+   static const uint8_t b[] = {0x20, 0x10, 0x00, 0x00, 0x8a, 0x21};
+   static const uint8_t zeros_at_end[] = {0x20, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+   char text[256], want[256];
+   cr_assert_eq(listing(b, sizeof b, 0, text, sizeof text), 0);
+   snprintf(want, sizeof want, "%-16s %s\n%-16s %s\n", "jmp", "pc+16", "floor", "r3, lsl 1, 0.0");
+   cr_assert_str_eq(text, want);
+   cr_assert_eq(listing(zeros_at_end, sizeof zeros_at_end, 0, text, sizeof text), 0);
+   snprintf(want, sizeof want, "%-16s %s\n", "jmp", "pc+16");
+   cr_assert_str_eq(text, want, "trailing zero words are padding");
+}
+
+Test(toy_listing, the_encoder_sets_the_length_flag)
+{
+   struct toy_listing_Instr i, d;
+   uint8_t out[16];
+   size_t size = 0;
+   struct isa_error err;
+   memset(&i, 0, sizeof i);
+   i.variant = TOY_LISTING_INSTR_FLOOR;
+   i.u.Floor.D = 5;
+   i.u.Floor.A = 0x3c;
+   cr_assert_eq(toy_listing_Instr_pack_checked(&i, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, 4u, "everything fits the short form");
+   i.u.Floor.D = 200; /* needs bits 40..41 */
+   cr_assert_eq(toy_listing_Instr_pack_checked(&i, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, 6u);
+   cr_assert_eq(out[1] & 0x80, 0x80, "L is set");
+   cr_assert_eq(toy_listing_Instr_unpack(out, size, &d, &err), ISA_OK);
+   cr_assert_eq(d.u.Floor.D, 200);
+   cr_assert_eq(d.u.Floor.L, 1);
+   /* a long form nobody needed stays long when asked for */
+   static const uint8_t long_floor[] = {0x8a, 0xa1, 0x3c, 0x00, 0x00, 0x00};
+   cr_assert_eq(toy_listing_Instr_unpack(long_floor, sizeof long_floor, &d, &err), ISA_OK);
+   cr_assert_eq(d.u.Floor.L, 1);
+   cr_assert_eq(toy_listing_Instr_pack_checked(&d, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, 6u);
+   cr_assert_arr_eq(out, long_floor, 6);
+   /* ceil's opcode bits are in the long form: a short ceil reads as floor */
+   static const uint8_t short_ceil[] = {0x0a, 0x04, 0x40, 0x00, 0x01, 0x03};
+   cr_assert_eq(toy_listing_Instr_unpack(short_ceil, sizeof short_ceil, &d, &err), ISA_OK);
+   cr_assert_eq(d.variant, TOY_LISTING_INSTR_FLOOR);
+   i.variant = TOY_LISTING_INSTR_CEIL;
+   memset(&i.u.Ceil, 0, sizeof i.u.Ceil);
+   i.u.Ceil.D = 2;
+   cr_assert_eq(toy_listing_Instr_pack_checked(&i, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, 6u, "ceil can only be long");
 }

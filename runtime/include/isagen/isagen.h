@@ -62,6 +62,18 @@ void isa_out_hex(struct isa_out *o, uint64_t v);        /* 0x1f */
 void isa_out_bin(struct isa_out *o, uint64_t v, unsigned digits); /* 0101 */
 void isa_out_enum(struct isa_out *o, const char *name, int64_t v); /* name or decimal */
 void isa_out_json_string(struct isa_out *o, const char *s, size_t n);
+/* A double as Python's repr() writes it: the shortest digits that read
+ * back as the same value, fixed notation from 1e-4 up to 1e16 (with ".0"
+ * on whole numbers), else d.ddde+XX; nan, inf, -inf.  Disassemblers
+ * written in Python print floats this way. */
+void isa_out_pyfloat(struct isa_out *o, double d);
+/* Spaces until `width` characters have been written since `start` (a
+ * previous o->len): the {pad} of templates. */
+void isa_out_pad(struct isa_out *o, size_t start, int64_t width);
+/* Templates print an {item} without a condition aside into a buffer of
+ * ISA_ITEM_MAX bytes, then copy it here (flagging o if it did not fit). */
+#define ISA_ITEM_MAX 512
+void isa_out_item(struct isa_out *o, const struct isa_out *item);
 /* Print binary16 `h` exactly as printf("%f") prints its value (glibc:
  * round half to even, "nan", "-inf", "-0.000000"), without printf. */
 void isa_out_half_f(struct isa_out *o, uint64_t h);
@@ -77,6 +89,8 @@ struct isa_ctx {
    uint64_t program_size; /* bytes in the whole program */
    const void *next; /* the next unit, or NULL: known only while a program is encoded */
    const int64_t *state; /* the stream's <state>s before this unit, or NULL (their initial values) */
+   int listing; /* the caller prints the units' addresses (isa dis --offsets): $listing */
+   int failed;  /* no unit decodes here; the cursor skipped spec->resync_bits (obj is empty) */
 };
 
 /* $NAME of a <state>: its value before this unit, or `init` outside a program. */
@@ -153,7 +167,8 @@ enum isa_role {
    ISA_ROLE_RESERVED,
    ISA_ROLE_MBZ,
    ISA_ROLE_MBO,
-   ISA_ROLE_FIXED /* constant bits: no C member; `value` holds them */
+   ISA_ROLE_FIXED, /* constant bits: no C member; `value` holds them */
+   ISA_ROLE_LENGTH /* a struct's length-flag: the encoder sets it when the long form is needed */
 };
 
 enum isa_type_kind { ISA_T_STRUCT = 1, ISA_T_SEQUENCE, ISA_T_CHOICE };
@@ -310,6 +325,15 @@ struct isa_spec {
    unsigned n_state;
    const int64_t *state_init;
    void (*step)(const void *unit, const struct isa_ctx *ctx, int64_t *next);
+   /* how a listing walks the bytes (<stream> attributes; 0 = off):
+    * where skip_zero_bits bits are zero, skip zero words of skip_unit_bits;
+    * where no unit decodes, report a failed unit of resync_bits and go on;
+    * pad_end: the last unit may run past the input, which reads as zeros
+    * (up to max_unit_bytes), and ends the listing */
+   uint16_t skip_zero_bits, skip_unit_bits, resync_bits;
+   uint8_t pad_end;
+   uint32_t max_unit_bytes;
+   const char *failed_text; /* printed for a failed unit */
    const struct isa_container *containers; /* file formats a program may come in */
    unsigned n_containers;
    const struct isa_type_desc *const *types;
@@ -347,6 +371,8 @@ struct isa_cursor {
    void *prev, *scratch;
    /* the <state>s: [0, n) before the unit just decoded (ctx->state), [n, 2n) after it */
    int64_t *state;
+   /* pad_end: the end of the input, copied and zero-padded */
+   uint8_t *tail;
 };
 
 /* Returns ISA_OK, or ISA_ERR_LIMIT when memory for the previous unit
@@ -354,7 +380,9 @@ struct isa_cursor {
 int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len);
 void isa_cursor_fini(struct isa_cursor *c);
 /* 1: the next unit is in obj and ctx (ctx->prev is the unit before it,
- * ctx->last says whether it ends the program); 0: the program is over;
+ * ctx->last says whether it ends the program); or, for a spec with
+ * resync_bits, ctx->failed: nothing decodes at ctx->offset, obj is empty
+ * and the listing goes on after ctx->size bits.  0: the program is over.
  * < 0: a status (and err) when the unit at c->offset does not decode. */
 int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct isa_error *err);
 
