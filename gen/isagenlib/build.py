@@ -247,6 +247,7 @@ class Builder:
         elif role == "fixed":
             f.value = self.integer(el, "value")
             f.format = "hex"
+            f.shared = el.get("shared") == "true"
         else:
             f.severity = el.get("severity", "warning" if role == "reserved" else "error")
             f.format = "hex"
@@ -398,6 +399,7 @@ class Builder:
                       self.loc(a), doc_text(a), self.src(a), index=i + 1)
             alt.explicit_priority = a.get("priority") is not None
             alt.first = a.get("first") == "true"
+            alt.shadowed = a.get("shadowed") == "true"
             alt.element = a
             alts.append(alt)
         return Choice(el.get("name"), alts, doc_text(el), self.src(el), self.loc(el))

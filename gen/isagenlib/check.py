@@ -105,6 +105,9 @@ class Checker:
             self.operand(o)
         self.stream()
         self.recursion()
+        for o in spec.operands:
+            if not getattr(o, "used", False):
+                self.diags.warning(o.loc, f"operand '{o.name}' is never used (no code is generated for it)")
 
     # ---------------------------------------------------------------- expressions
 
@@ -254,6 +257,25 @@ class Checker:
             if v is not None and kind not in ("struct",) and not f.min_value <= v <= f.max_value:
                 self.error(self.aloc(f, attr), f"{attr} {v} does not fit field '{f.name}' ({f.min_value}..{f.max_value})")
 
+    def shared_fixed(self, s, members):
+        """A shared <fixed> must lie inside stored fields: record, per bit,
+        the field and the field's bit it constrains (f.shared_bits)."""
+        fields = [f for f in members if isinstance(f, Field) and f.stored and f.count == 1]
+        for fx in members:
+            if not (isinstance(fx, Field) and getattr(fx, "shared", False)):
+                continue
+            fx.shared_bits = []
+            for k, p in enumerate(logical_positions(fx.pieces)):
+                hit = None
+                for f in fields:
+                    pos = logical_positions(f.pieces)
+                    if p in pos:
+                        hit = (f, pos.index(p))
+                if hit is None:
+                    self.error(fx.loc, f"shared fixed bit {p} lies in no field; drop shared=\"true\"")
+                    break
+                fx.shared_bits.append((hit[0], hit[1], (fx.value >> k) & 1))
+
     def layout(self, struct, members, variant):
         """Bounds and overlaps among `members`; returns the covered bits."""
         owner = {}
@@ -272,6 +294,8 @@ class Checker:
                                 self.error(self.aloc(f, "bits"),
                                            f"field '{f.name}' (bits {f.describe_bits(i)}) lies outside {desc} ({struct.bits} bits)")
                                 outside_reported = True
+                        elif b in owner and (getattr(f, "shared", False) or getattr(owner[b][0], "shared", False)):
+                            pass  # a shared fixed bit is also a field's bit
                         elif b in owner:
                             g, gi = owner[b]
                             if mine and not overlap_reported:
@@ -296,6 +320,7 @@ class Checker:
         for f in s.fields:
             self.field_type(f, f"struct '{s.name}'")
         covered = self.layout(s, s.members, None)
+        self.shared_fixed(s, s.members)
         if not s.variants:
             self.coverage(s, covered, None)
         fallbacks = [v for v in s.variants if v.fallback]
@@ -388,6 +413,8 @@ class Checker:
 
     def uses(self, uses, scope):
         for u in uses:
+            if u.operand is not None:
+                u.operand.used = True
             if u.operand is None or len(u.args) != len(u.operand.params):
                 continue
             for a in u.args:
@@ -632,9 +659,21 @@ class Checker:
             if isinstance(t, Struct) and t.length_flag_field is not None:
                 pats = length_flag_patterns(t, pats)
             a.patterns = pats
+            if a.shadowed:
+                a.shadowed_patterns, a.patterns = pats, []
+                continue
             cands.append((a, a.priority, a.explicit_priority, pats))
         if len(cands) > 1 and len(self.diags.errors) == errors_before:
             self.check_patterns(cands, "alternatives", f"choice '{ch.name}'")
+        for a in ch.alts:
+            if a.shadowed and len(self.diags.errors) == errors_before:
+                # it must really be: each of its patterns inside one of another's
+                for m, v in a.shadowed_patterns:
+                    if not any((mo & m) == mo and (v & mo) == vo
+                               for c, _, _, pats in cands for mo, vo in pats):
+                        self.error(a.loc, f"alternative '{a.name}' is marked shadowed, but bits with value "
+                                          f"{v:#x} under mask {m:#x} select no other alternative")
+                        break
         names = {}
         for a in ch.alts:
             if a.name in names:

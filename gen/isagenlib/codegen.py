@@ -182,7 +182,8 @@ class CGen:
         return ", ".join(args + arg_cs)
 
     def all_operands(self):
-        out = list(self.spec.operands)
+        """Operands to emit: the global ones something uses, and local ones."""
+        out = [o for o in self.spec.operands if getattr(o, "used", False)]
         for t in self.spec.types:
             out += list(getattr(t, "operands", []))
             for v in getattr(t, "variants", []):
@@ -765,9 +766,11 @@ class CGen:
             members = t.members + [m for v in t.variants for m in v.members]
             if t.rules or any(v.rules for v in t.variants):
                 return True
+            if self.display_checks(t):
+                return True
             for m in members:
                 if isinstance(m, Use):
-                    if any(c.undefined for c in m.operand.cases):
+                    if self.reaches_undefined(m.operand):
                         return True
                 elif m.role in ("reserved", "mbz", "mbo") or m.expect is not None:
                     return True
@@ -825,35 +828,159 @@ class CGen:
         return lines
 
     def use_validate(self, use, scope, indent, path="path"):
+        """A <use> is checked whether or not a display prints it."""
         o = use.operand
-        undefined = [i for i, c in enumerate(o.cases) if c.undefined]
-        if not undefined:
+        if not self.reaches_undefined(o):
             return []
         args = []
         for a in use.args:
             X.check(a, scope)
             args.append(X.to_c(a))
-        lines = [f"{indent}{{",
-                 f"{indent}   unsigned c = {self.op_fn(o, 'case')}({self.op_args(o, args)});"]
-        for i in undefined:
-            case = o.cases[i]
-            lines.append(f"{indent}   if (c == {i}) {{")
-            lines.append(f"{indent}      char msg[256];")
-            lines.append(f"{indent}      struct isa_out m;")
-            lines.append(f"{indent}      isa_out_buffer(&m, msg, sizeof msg);")
-            oscope = OperandScope(self.spec, o)
-            if case.message:
-                # operand messages see the parameters: bind them to locals
-                for pname, a in zip(o.params, args):
-                    lines.append(f"{indent}      int64_t p_{pname} = {a};")
-                lines += self.template_lines(case.message, oscope, "&m", indent + "      ")
-                for pname in o.params:
-                    lines.append(f"{indent}      (void)p_{pname};")
-            else:
-                lines.append(f"{indent}      isa_out_str(&m, \"undefined encoding of operand {o.name}\");")
-            lines.append(f"{indent}      isa_report(f, ctx, ISA_SEV_ERROR, \"undefined-operand\", {path}, {c_string(use.name)}, msg);")
-            lines.append(f"{indent}   }}")
-        lines.append(f"{indent}}}")
+        return [f"{indent}{self.op_fn(o, 'check')}(f, {path}, {c_string(use.name)}, {self.op_args(o, args)});"]
+
+    # Undefined operand cases reached by printing.  An operand's case may
+    # print other operands ({Src(v, t)} inside FloatSrc), and a display may
+    # call operands directly; isa check reports an undefined case wherever
+    # the printed text would show it.  The walk below follows a template's
+    # control flow ({if}, {list}, {for}) and emits only the operand checks.
+
+    def reaches_undefined(self, o):
+        """Whether printing operand o can reach an undefined case."""
+        memo = self.__dict__.setdefault("_reaches", {})
+        if id(o) not in memo:
+            memo[id(o)] = False  # a cycle reaches nothing new
+            memo[id(o)] = any(c.undefined for c in o.cases) or any(
+                self.check_walk_lines(c.display, OperandScope(self.spec, o), "field", "") for c in o.cases)
+        return memo[id(o)]
+
+    def check_walk_lines(self, parts, scope, field_c, indent):
+        """Operand checks along a template's control flow; [] when none.
+        field_c: the C expression naming the field reported, or None to
+        name it after the call's first argument."""
+        lines = []
+        for p in parts:
+            if isinstance(p, T.Subst):
+                node = p.node
+                X.check(node, scope, allow_agg=True)
+                ref = getattr(node, "ref", None)
+                if node.type != "agg" or ref.operand is None or not self.reaches_undefined(ref.operand):
+                    continue
+                args = []
+                for a in ref.args:
+                    X.check(a, scope)
+                    args.append(X.to_c(a))
+                name = field_c
+                if name is None:
+                    first = ref.args[0] if ref.args else None
+                    name = c_string(first.text() if isinstance(first, X.Path) else ref.operand.name)
+                lines.append(f"{indent}{self.op_fn(ref.operand, 'check')}(f, path, {name}, "
+                             f"{self.op_args(ref.operand, args)});")
+            elif isinstance(p, T.If):
+                bodies = [self.check_walk_lines(b, scope, field_c, indent + "   ") for _, b in p.branches]
+                other = (self.check_walk_lines(p.otherwise, scope, field_c, indent + "   ")
+                         if p.otherwise is not None else [])
+                if not any(bodies) and not other:
+                    continue
+                for i, ((cond, _), body) in enumerate(zip(p.branches, bodies)):
+                    X.check(cond, scope)
+                    lines.append(f"{indent}{'if' if i == 0 else '} else if'} ({X.to_c(cond)}) {{")
+                    lines += body
+                if other:
+                    lines.append(f"{indent}}} else {{")
+                    lines += other
+                lines.append(f"{indent}}}")
+            elif isinstance(p, T.List):
+                for cond, body in p.items:
+                    inner = self.check_walk_lines(body, scope, field_c, indent + "   ")
+                    if not inner:
+                        continue
+                    if cond is None:
+                        lines += [ln[3:] for ln in inner]
+                    else:
+                        X.check(cond, scope)
+                        lines.append(f"{indent}if ({X.to_c(cond)}) {{")
+                        lines += inner
+                        lines.append(f"{indent}}}")
+            elif isinstance(p, T.Pad):
+                lines += [ln[3:] for ln in self.check_walk_lines(p.body, scope, field_c, indent + "   ")]
+            elif isinstance(p, T.For):
+                var = f"i_{p.var}"
+                inner = self.check_walk_lines(p.body, scope.with_local(p.var, var), field_c, indent + "   ")
+                if inner:
+                    X.check(p.lo, scope)
+                    X.check(p.hi, scope)
+                    lines.append(f"{indent}for (int64_t {var} = {X.to_c(p.lo)}, {var}_end = {X.to_c(p.hi)}; "
+                                 f"{var} < {var}_end && {var} - {X.to_c(p.lo)} < {LOOP_MAX}; {var}++) {{")
+                    lines += inner
+                    lines.append(f"{indent}}}")
+        return lines
+
+    def displays_check_lines(self, displays, scope, fallback):
+        """The checks of whichever <display> prints, chosen as
+        displays_lines() chooses it; `fallback` when none applies."""
+        chain = [(d.when, self.check_walk_lines(d.parts, scope, None, "      ")) for d in displays]
+        if not any(body for _, body in chain) and not fallback:
+            return []
+        lines = []
+        for i, (when, body) in enumerate(chain):
+            if when is None:
+                if i == 0:
+                    return [ln[3:] for ln in body]
+                return lines + ["   } else {"] + body + ["   }"]
+            X.check(when, scope)
+            lines.append(f"   {'if' if i == 0 else '} else if'} ({X.to_c(when)}) {{")
+            lines += body
+        if not lines:
+            return fallback
+        return lines + ["   } else {"] + ["   " + ln for ln in fallback] + ["   }"]
+
+    def display_checks(self, t):
+        """Validator lines for the operands a struct's displays call."""
+        memo = self.__dict__.setdefault("_display_checks", {})
+        if id(t) not in memo:
+            base = self.displays_check_lines(t.displays, StructScope(self.spec, t), [])
+            lines = base
+            shown = [v for v in t.variants if v.displays]
+            if shown:
+                # a variant's displays replace the struct's (print_lines)
+                cases = [(v, self.displays_check_lines(v.displays, StructScope(self.spec, t, v), base))
+                         for v in shown]
+                lines = []
+                if base or any(body for _, body in cases):
+                    lines = ["   switch (v->variant) {"]
+                    for v, body in cases:
+                        lines += [f"   case {self.vconst(t, v)}: {{"] + ["   " + ln for ln in body]
+                        lines += ["      break;", "   }"]
+                    lines += ["   default: {"] + ["   " + ln for ln in base] + ["      break;", "   }", "   }"]
+            memo[id(t)] = lines
+        return memo[id(t)]
+
+    def operand_check_lines(self, o):
+        """Body of an operand's check: report its undefined case, then
+        check what the chosen case prints."""
+        scope = OperandScope(self.spec, o)
+        lines = [f"   switch ({self.op_fn(o, 'case')}({self.op_args(o, ['p_' + p for p in o.params])})) {{"]
+        for i, c in enumerate(o.cases):
+            body = self.check_walk_lines(c.display, scope, "field", "      ")
+            if not c.undefined and not body:
+                continue
+            lines.append(f"   case {i}:")
+            if c.undefined:
+                msg = c.message if c.message else [T.Text(f"undefined encoding of operand {o.name}")]
+                lines.append("      if (!f->emit) {")
+                lines.append("         isa_report(f, ctx, ISA_SEV_ERROR, \"undefined-operand\", path, field, 0);")
+                lines.append("      } else {")
+                lines.append("         char msg[256];")
+                lines.append("         struct isa_out m;")
+                lines.append("         isa_out_buffer(&m, msg, sizeof msg);")
+                lines += self.template_lines(msg, scope, "&m", "         ")
+                lines.append("         isa_report(f, ctx, ISA_SEV_ERROR, \"undefined-operand\", path, field, msg);")
+                lines.append("      }")
+            lines += body
+            lines.append("      break;")
+        lines.append("   default:")
+        lines.append("      break;")
+        lines.append("   }")
         return lines
 
     def derive_check_lines(self, seq):
@@ -918,6 +1045,7 @@ class CGen:
                 lines.append("      break;")
                 lines.append("   }")
             lines += self.rule_lines(t.rules, scope)
+            lines += self.display_checks(t)
             return lines
         if isinstance(t, Sequence):
             scope = SequenceScope(spec, t)
@@ -957,7 +1085,7 @@ class CGen:
             return True
         for m in v.members:
             if isinstance(m, Use):
-                if m.operand is not None and any(c.undefined for c in m.operand.cases):
+                if m.operand is not None and self.reaches_undefined(m.operand):
                     return True
             elif m.role in ("reserved", "mbz", "mbo") or m.expect is not None:
                 return True

@@ -406,6 +406,7 @@ class Alt:
     index: int = 0
     explicit_priority: bool = False
     first: bool = False    # the first unit of a program, chosen by position not bits
+    shadowed: bool = False  # never chosen: higher priority alternatives match all its bits
 
     @property
     def name(self):

@@ -118,6 +118,7 @@ class BaseScope(X.Scope):
             op = next((o for o in self.spec.operands if o.name == node.fn), None)
         if op is None:
             return None
+        op.used = True  # even when misused: one error is enough
         if len(node.args) != len(op.params):
             raise X.ExprError(node.pos, f"operand '{op.name}' takes {len(op.params)} argument(s) "
                                         f"({', '.join(op.params)}), not {len(node.args)}")

@@ -110,6 +110,9 @@ ${' ' * len('static inline int ' + name(c, 'encode') + '(')}size_t *bits, struct
 %   if a.first:
    if (v->variant == ${a.index}) /* ${a.name}: chosen by position, not by bits */
       return ISA_OK;
+%   elif a.shadowed:
+   if (v->variant == ${a.index}) /* ${a.name}: shadowed, its bits decode as another alternative */
+      return ISA_OK;
 %   endif
 % endfor
    if (${name(c, 'select_words')}(w) != v->variant)

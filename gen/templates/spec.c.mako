@@ -24,6 +24,10 @@ P = g.prefix
 
 static unsigned ${g.op_fn(o, 'case')}(${g.op_params(o)});
 static void ${g.op_fn(o, 'print')}(struct isa_out *out, ${g.op_params(o)});
+%   if g.reaches_undefined(o):
+static void ${g.op_fn(o, 'check')}(struct isa_findings *f, const struct isa_path *path, const char *field,
+${' ' * len('static void ' + g.op_fn(o, 'check') + '(')}${g.op_params(o)});
+%   endif
 % endfor
 % for o in all_ops:
 
@@ -52,6 +56,20 @@ static void ${g.op_fn(o, 'print')}(struct isa_out *out, ${g.op_params(o)})
 ${ln}
 %   endfor
 }
+%   if g.reaches_undefined(o):
+
+/* Reports the undefined case printing ${o.name} would reach, as `field` of `path`. */
+static void ${g.op_fn(o, 'check')}(struct isa_findings *f, const struct isa_path *path, const char *field,
+${' ' * len('static void ' + g.op_fn(o, 'check') + '(')}${g.op_params(o)})
+{
+%     if o.owner is not None:
+   (void)v;
+%     endif
+%     for ln in g.operand_check_lines(o):
+${ln}
+%     endfor
+}
+%   endif
 % endfor
 
 /* ======================================================================
@@ -105,6 +123,14 @@ static int ${g.fn(t, 'encode_any')}(const void *obj, uint8_t *buf, size_t cap, s
    return ${g.fn(t, 'encode')}((const ${S} *)obj, buf, cap, pos, bits, err);
 }
 
+% if t.kind == 'choice':
+static int ${g.fn(t, 'decode_as_any')}(const uint8_t *buf, size_t len, size_t pos, void *obj, unsigned alt, size_t *bits,
+${' ' * len('static int ' + g.fn(t, 'decode_as_any') + '(')}struct isa_error *err)
+{
+   return ${g.fn(t, 'decode_as')}(buf, len, pos, (${S} *)obj, alt, bits, err);
+}
+
+% endif
 static int ${g.fn(t, 'print_any')}(const void *obj, struct isa_out *out, const struct isa_ctx *ctx)
 {
    return ${g.fn(t, 'print')}((const ${S} *)obj, out, ctx);
@@ -185,7 +211,8 @@ const struct isa_type_desc ${g.desc(t)} = {
    ${g.fn(t, 'variants') if t.variants else '0'}, ${len(t.variants)}, ${'offsetof(%s, variant)' % S if t.variants else 'ISA_NO_OFFSET'}, ${1 if t.overlay else 0},
    ${g.fn(t, 'decode_any')}, ${g.fn(t, 'encode_any')}, ${g.fn(t, 'print_any')}, ${g.fn(t, 'validate_any')},
    ${g.fn(t, 'select_any') if t.variants else '0'},
-   ${(g.fn(t, 'fixed_mask') + ', ' + g.fn(t, 'fixed_value')) if fm else '0, 0'}
+   ${(g.fn(t, 'fixed_mask') + ', ' + g.fn(t, 'fixed_value')) if fm else '0, 0'},
+   0
 };
 %   elif t.kind == "sequence":
 
@@ -200,7 +227,7 @@ const struct isa_type_desc ${g.desc(t)} = {
    ${g.fn(t, 'items')}, ${len(t.items)},
    0, 0, ISA_NO_OFFSET, 0,
    ${g.fn(t, 'decode_any')}, ${g.fn(t, 'encode_any')}, ${g.fn(t, 'print_any')}, ${g.fn(t, 'validate_any')},
-   0, 0, 0
+   0, 0, 0, 0
 };
 %   else:
 %     for a in t.alts:
@@ -234,7 +261,7 @@ const struct isa_type_desc ${g.desc(t)} = {
    0, 0,
    ${g.fn(t, 'alts')}, ${len(t.alts)}, offsetof(${S}, variant), 0,
    ${g.fn(t, 'decode_any')}, ${g.fn(t, 'encode_any')}, ${g.fn(t, 'print_any')}, ${g.fn(t, 'validate_any')},
-   0, 0, 0
+   0, 0, 0, ${g.fn(t, 'decode_as_any')}
 };
 %   endif
 % endfor

@@ -205,7 +205,8 @@ static inline void ${name(s, 'pack_words')}(const ${S} *v, uint32_t *w)
 % endif
 }
 
-/* ISA_ERR_RANGE when a field holds a value its bits cannot encode. */
+/* ISA_ERR_RANGE when a field holds a value its bits cannot encode;
+ * ISA_ERR_INCONSISTENT when it contradicts a fixed bit it shares. */
 static inline int ${name(s, 'check')}(const ${S} *v, struct isa_error *err)
 {
 % for leaf in info["common"]:
@@ -244,6 +245,13 @@ static inline int ${name(s, 'check')}(const ${S} *v, struct isa_error *err)
       return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(s.name)}, "variant", "no variant selected");
    }
 % endif
+% for fx in [m for m in s.members if getattr(m, 'shared_bits', None)]:
+%   for f, k, bit in fx.shared_bits:
+   if ((((uint64_t)v->${f.name} >> ${k}) & 1u) != ${bit}u)
+      return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(s.name)}, ${g.c_string(f.name)},
+                      ${g.c_string('bit %d of %s is fixed to %d by the encoding' % (k, f.name, bit))});
+%   endfor
+% endfor
    (void)v;
    (void)err;
    return ISA_OK;

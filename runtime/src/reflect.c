@@ -158,6 +158,16 @@ void isa_select_variants(const struct isa_type_desc *t, void *obj)
    }
 }
 
+int isa_variant_set(const struct isa_type_desc *t, void *obj, const char *name)
+{
+   for (unsigned i = 0; i < t->n_variants; i++)
+      if (strcmp(t->variants[i].name, name) == 0) {
+         set_variant(t, obj, i + 1);
+         return ISA_OK;
+      }
+   return ISA_ERR_ARG;
+}
+
 const char *isa_variant_name(const struct isa_type_desc *t, const void *obj)
 {
    unsigned v = variant_of(t, obj);
@@ -413,6 +423,14 @@ static int resolve(const struct isa_type_desc *t, char *obj, const char *path, b
             memcpy(obj + fd->has_offset, &has, sizeof has);
          }
       }
+      if (fd->c_offset == ISA_NO_OFFSET) {
+         /* constant bits: no C member to point at */
+         if (c.rest)
+            return ISA_ERR_ARG;
+         *out_fd = fd;
+         *out_ptr = NULL;
+         return ISA_OK;
+      }
       elem = obj + fd->c_offset + idx * fd->c_stride;
       if (fd->kind == ISA_K_AGG) {
          if (!c.rest)
@@ -499,7 +517,16 @@ int isa_field_set(const struct isa_type_desc *t, void *obj, const char *path, in
       return r;
    if (fd->role == ISA_ROLE_FIXED)
       return value == fd->value ? ISA_OK : ISA_ERR_INCONSISTENT;
-   isa_member_set(p, fd, value);
+   /* a value its C member cannot hold would be cut short silently; the
+    * encoder checks the field's own width later */
+   {
+      int64_t old = isa_member_get(p, fd);
+      isa_member_set(p, fd, value);
+      if (isa_member_get(p, fd) != value) {
+         isa_member_set(p, fd, old);
+         return ISA_ERR_RANGE;
+      }
+   }
    return ISA_OK;
 }
 
@@ -574,7 +601,8 @@ static void dump_field(struct dump *d, const struct isa_field_desc *fd, const ch
    unsigned n = elements(fd, base), i;
    bool indexed = fd->count > 1 || fd->n_offset != ISA_NO_OFFSET;
    for (i = 0; i < n; i++) {
-      const char *elem = base + fd->c_offset + i * fd->c_stride;
+      /* constant bits have no member (c_offset ISA_NO_OFFSET) */
+      const char *elem = fd->c_offset == ISA_NO_OFFSET ? NULL : base + fd->c_offset + i * fd->c_stride;
       char name[PATH_CAP];
       if (indexed)
          snprintf(name, sizeof name, "%s%s[%u]", prefix, fd->name, i);

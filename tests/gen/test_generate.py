@@ -85,5 +85,31 @@ class Versions(unittest.TestCase):
         self.assertIn("the spec declares no <versions>", r.stderr)
 
 
+class Warnings(unittest.TestCase):
+    SPEC = """<?xml version="1.0"?>
+<isa name="w">
+  <stream unit="S"/>
+  <operand name="Used"><param name="n"/><case display="r{n}"/></operand>
+  <operand name="Spare"><param name="n"/><case display="s{n}"/></operand>
+  <struct name="S" bits="8">
+    <field name="a" bits="0..7" type="uint"/>
+    <display>{Used(a)}</display>
+  </struct>
+</isa>
+"""
+
+    def test_an_unused_operand_is_a_warning_and_generates_nothing(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "w.xml")
+            with open(path, "w") as f:
+                f.write(self.SPEC)
+            r = subprocess.run([ISAGEN, "lint", "-q", "w.xml"], cwd=d, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0)
+            self.assertEqual(r.stderr, "w.xml:5:3: warning: operand 'Spare' is never used (no code is generated for it)\n")
+            out = generate(path, d)
+            self.assertIn(b"w_operand_Used_print", out["w.c"])
+            self.assertNotIn(b"Spare", out["w.c"])
+
+
 if __name__ == "__main__":
     unittest.main()

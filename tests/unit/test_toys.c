@@ -247,6 +247,30 @@ Test(toy_varlen, operands_and_priorities)
    cr_assert_eq(toy_varlen_Instr_unpack(junk, 4, &d, &err), ISA_ERR_NO_MATCH);
 }
 
+Test(toy_varlen, undefined_cases_reached_from_displays_are_reported)
+{
+   struct toy_varlen_Instr d;
+   char text[100];
+   struct finds f;
+   memset(&d, 0, sizeof d);
+   d.variant = TOY_VARLEN_INSTR_SUB;
+   d.u.Sub.D = 1;
+   d.u.Sub.A = 5;
+   d.u.Sub.At = 1;
+   d.u.Sub.B = 3;
+   cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "sub r1, #3, -r5");
+   cr_assert_eq(check_unit(&toy_varlen_Instr_desc, &d).n, 0u);
+   /* Src's undefined case, reached through Neg: named after Neg's first argument */
+   d.u.Sub.At = 3;
+   cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "sub r1, #3, -?5");
+   f = check_unit(&toy_varlen_Instr_desc, &d);
+   cr_assert_str_eq(f.text, "error undefined-operand A: source type 3 is undefined (value 5)\n");
+   /* the display for D = 63 does not print A: nothing to report */
+   d.u.Sub.D = 63;
+   cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "neg #3");
+   cr_assert_eq(check_unit(&toy_varlen_Instr_desc, &d).n, 0u);
+}
+
 Test(toy_varlen, fallback_variant_and_must_be_one_bits)
 {
    struct toy_varlen_Instr d;

@@ -236,6 +236,10 @@ struct isa_type_desc {
    /* struct: its <fixed> bits as (bits+7)/8 mask and value bytes, or NULL */
    const uint8_t *fixed_mask;
    const uint8_t *fixed_value;
+   /* choice: decode as alternative `alt` (1-based) whatever the bits say,
+    * e.g. a shadowed one; NULL for structs and sequences */
+   int (*decode_as)(const uint8_t *buf, size_t len, size_t pos, void *obj, unsigned alt, size_t *bits,
+                    struct isa_error *err);
 };
 
 /* Value of a scalar C member of c_size bytes. */
@@ -251,7 +255,8 @@ void isa_walk_fields(const struct isa_type_desc *t, const void *obj, isa_field_v
 
 /* Read or write one field by path.  Setting a field of a variant that is
  * not selected yet selects it from the common fields (t->select).
- * Return ISA_OK, or ISA_ERR_ARG for an unknown path. */
+ * Return ISA_OK, ISA_ERR_ARG for an unknown path, ISA_ERR_RANGE for a value
+ * the field's C member cannot hold (obj is then unchanged). */
 int isa_field_get(const struct isa_type_desc *t, const void *obj, const char *path,
                   int64_t *value);
 int isa_field_set(const struct isa_type_desc *t, void *obj, const char *path, int64_t value);
@@ -269,6 +274,8 @@ void isa_select_variants(const struct isa_type_desc *t, void *obj);
 
 /* Name of the selected variant / alternative, or NULL. */
 const char *isa_variant_name(const struct isa_type_desc *t, const void *obj);
+/* Select variant or alternative `name` of obj (0, or ISA_ERR_ARG if t has none such). */
+int isa_variant_set(const struct isa_type_desc *t, void *obj, const char *name);
 
 /* The default display of a unit whose XML has no <display>: one line per
  * top-level field that is not zero, "Row: a b=3 c=NAME". */
