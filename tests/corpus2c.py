@@ -8,6 +8,7 @@ reference data; it computes nothing.
 """
 import argparse
 import json
+import re
 
 
 def c_str(s):
@@ -54,11 +55,21 @@ def main():
             flags.append("CORPUS_RESERVED_SET")
         if e.get("enum_unnamed"):
             flags.append("CORPUS_ENUM_UNNAMED")
+        if e.get("kind") == "stream":
+            flags.append("CORPUS_LISTING")
+        if e.get("none_operand"):
+            flags.append("CORPUS_NONE_OPERAND")
         fl = " | ".join(flags) or "0"
         eid = e.get("id", str(i))
         fp = f"f{i}" if n else "0"
         text = c_str(e["text"]) if isinstance(e.get("text"), str) else "0"
-        out.append(f"   {{{c_str(eid)}, {c_str(e['hex'])}, {fp}, {n}, {c_str(e.get('type', ''))}, {text}, {fl}}},")
+        # unknown bits the fields leave out, as a hex number
+        rem = c_str(format(e["rem"], "x")) if isinstance(e.get("rem"), int) else "0"
+        # an encoding another one always shadows: decoded by name, and what it decodes as
+        as_alt = c_str(re.sub(r"[^A-Za-z0-9_]", "_", e["desc"])) if e.get("first_match") else "0"
+        decodes_as = c_str(re.sub(r"[^A-Za-z0-9_]", "_", e["first_match"])) if e.get("first_match") else "0"
+        out.append(f"   {{{c_str(eid)}, {c_str(e['hex'])}, {fp}, {n}, {c_str(e.get('type', ''))}, {text}, {fl}, "
+                   f"{rem}, {as_alt}, {decodes_as}}},")
     out.append("};")
     out.append(f"const unsigned corpus_{ident}_count = {len(entries)};")
     with open(a.output, "w", encoding="utf-8", newline="\n") as f:

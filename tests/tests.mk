@@ -13,7 +13,7 @@ TOYS        := toy-bundle toy-varlen toy-tokens toy-listing
 TOY_PREFIX  := $(foreach t,$(TOYS),$(call prefix_of,$(t)))
 TOY_GEN_C   := $(TOY_PREFIX:%=$(OUT)/tests/gen/%.c)
 TOY_GEN_H   := $(TOY_PREFIX:%=$(OUT)/tests/gen/%.h)
-CORPORA     := nv-sph lima-pp lima-gp lima-pp-excluded tgsi
+CORPORA     := nv-sph lima-pp lima-gp lima-pp-excluded tgsi agx agx-2021
 CORPUS_C    := $(foreach c,$(CORPORA),$(OUT)/tests/gen/corpus_$(call prefix_of,$(c)).c)
 
 UNIT_SRC    := $(wildcard tests/unit/*.c)

@@ -17,6 +17,40 @@
 
 #include "bench.h"
 
+static int hexval(int c)
+{
+   return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+unsigned bench_load_corpus(const char *path, const char *kind, uint8_t *bytes, size_t cap, size_t *start,
+                           unsigned max)
+{
+   static char line[1 << 16];
+   unsigned n = 0;
+   size_t k = 0;
+   FILE *fp = fopen(path, "r");
+   if (!fp) {
+      fprintf(stderr, "bench: cannot open %s (run from the source tree)\n", path);
+      exit(1);
+   }
+   while (n < max && fgets(line, sizeof line, fp)) {
+      const char *h = strstr(line, "\"hex\": \"");
+      if (!h || (kind && !strstr(line, kind)))
+         continue;
+      start[n] = k;
+      for (h += 8; hexval(h[0]) >= 0 && hexval(h[1]) >= 0; h += 2) {
+         if (k == cap) {
+            fprintf(stderr, "bench: %s holds more than %zu bytes\n", path, cap);
+            exit(1);
+         }
+         bytes[k++] = (uint8_t)(hexval(h[0]) << 4 | hexval(h[1]));
+      }
+      start[++n] = k;
+   }
+   fclose(fp);
+   return n;
+}
+
 static double now_ns(void)
 {
    struct timespec ts;
@@ -61,6 +95,8 @@ int main(int argc, char **argv)
    n += lima_bench_cases(cases + n, 32 - n);
    tgsi_bench_setup();
    n += tgsi_bench_cases(cases + n, 32 - n);
+   agx_bench_setup();
+   n += agx_bench_cases(cases + n, 32 - n);
 
    unsigned rounds = quick ? 3 : 7;
    double min_ns = quick ? 2e7 : 1e8;

@@ -16,6 +16,14 @@ struct bench_case {
    void *state;
 };
 
+/* bench.c: the "hex" values of the records of a corpus file whose line
+ * contains `kind` (NULL: every record), one after another in bytes[0..cap);
+ * record i is bytes[start[i]..start[i+1]), so start has max+1 entries.
+ * Returns how many (at most max); exits if the file cannot be read or is
+ * larger than cap. */
+unsigned bench_load_corpus(const char *path, const char *kind, uint8_t *bytes, size_t cap, size_t *start,
+                           unsigned max);
+
 /* sph.c */
 void sph_bench_setup(void);
 size_t sph_bench_cases(struct bench_case *out, size_t max);
@@ -27,5 +35,9 @@ size_t lima_bench_cases(struct bench_case *out, size_t max);
 /* tgsi.c (reads tests/corpus/tgsi.jsonl) */
 void tgsi_bench_setup(void);
 size_t tgsi_bench_cases(struct bench_case *out, size_t max);
+
+/* agx.c (reads tests/corpus/agx.jsonl) */
+void agx_bench_setup(void);
+size_t agx_bench_cases(struct bench_case *out, size_t max);
 
 #endif

@@ -26,30 +26,21 @@ static struct {
    volatile uint64_t sink;
 } S;
 
-static int hexval(int c)
-{
-   return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* every "hex" value of a corpus file, one instruction each */
+/* every record of a corpus file, one instruction each: of the few records
+ * that hold a whole program, the first MAX_BYTES bytes, whose first
+ * instruction is what the cases decode */
 static void load_corpus(const char *path, struct insns *out)
 {
-   static char line[1 << 16];
-   FILE *fp = fopen(path, "r");
-   if (!fp) {
-      fprintf(stderr, "bench: cannot open %s (run from the source tree)\n", path);
-      exit(1);
+   static uint8_t bytes[MAX_INSNS * 256];
+   static size_t start[MAX_INSNS + 1];
+   out->n = bench_load_corpus(path, NULL, bytes, sizeof bytes, start, MAX_INSNS);
+   for (unsigned i = 0; i < out->n; i++) {
+      size_t len = start[i + 1] - start[i];
+      if (len > MAX_BYTES)
+         len = MAX_BYTES;
+      memcpy(out->bytes[i], bytes + start[i], len);
+      out->len[i] = (uint8_t)len;
    }
-   while (out->n < MAX_INSNS && fgets(line, sizeof line, fp)) {
-      const char *h = strstr(line, "\"hex\": \"");
-      unsigned k = 0;
-      if (!h)
-         continue;
-      for (h += 8; hexval(h[0]) >= 0 && hexval(h[1]) >= 0 && k < MAX_BYTES; h += 2)
-         out->bytes[out->n][k++] = (uint8_t)(hexval(h[0]) << 4 | hexval(h[1]));
-      out->len[out->n++] = (uint8_t)k;
-   }
-   fclose(fp);
 }
 
 void lima_bench_setup(void)

@@ -29,37 +29,6 @@ static struct {
    volatile uint64_t sink;
 } S;
 
-static int hexval(int c)
-{
-   return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* every "hex" value of the corpus, one program each */
-static void load_corpus(const char *path)
-{
-   static char line[1 << 16];
-   size_t k = 0;
-   FILE *fp = fopen(path, "r");
-   if (!fp) {
-      fprintf(stderr, "bench: cannot open %s (run from the source tree)\n", path);
-      exit(1);
-   }
-   while (S.n < MAX_PROGS && fgets(line, sizeof line, fp)) {
-      const char *h = strstr(line, "\"hex\": \"");
-      if (!h)
-         continue;
-      S.start[S.n] = k;
-      for (h += 8; hexval(h[0]) >= 0 && hexval(h[1]) >= 0 && k < MAX_BYTES; h += 2)
-         S.bytes[k++] = (uint8_t)(hexval(h[0]) << 4 | hexval(h[1]));
-      if (k == MAX_BYTES) {
-         fprintf(stderr, "bench: %s is larger than MAX_BYTES\n", path);
-         exit(1);
-      }
-      S.start[++S.n] = k;
-   }
-   fclose(fp);
-}
-
 static void fail(unsigned prog, size_t unit, size_t offset, const char *what)
 {
    fprintf(stderr, "bench: tgsi program %u unit %zu (byte %zu): %s\n", prog, unit, offset, what);
@@ -127,7 +96,7 @@ static void check_damaged(void)
 void tgsi_bench_setup(void)
 {
    static struct tgsi_Item a, b, c;
-   load_corpus("tests/corpus/tgsi.jsonl");
+   S.n = bench_load_corpus("tests/corpus/tgsi.jsonl", NULL, S.bytes, sizeof S.bytes, S.start, MAX_PROGS);
    S.spec = isa_spec_find("tgsi");
    if (!S.spec || S.spec->unit->c_size != sizeof(struct tgsi_Item)) {
       fprintf(stderr, "bench: spec tgsi missing or not struct tgsi_Item\n");

@@ -9,6 +9,8 @@ struct corpus_field {
 
 #define CORPUS_RESERVED_SET 1u
 #define CORPUS_ENUM_UNNAMED 2u
+#define CORPUS_LISTING 4u      /* a listing: printed with addresses (isa dis --offsets) */
+#define CORPUS_NONE_OPERAND 8u /* the reference prints the literal None for an operand */
 
 struct corpus_entry {
    const char *id;
@@ -18,12 +20,15 @@ struct corpus_entry {
    const char *type;
    const char *text; /* reference text, or NULL */
    unsigned flags;
+   const char *rem;        /* hex value of the bits no field covers, when the corpus gives it */
+   const char *as_alt;     /* decode as this alternative (one another always shadows) */
+   const char *decodes_as; /* ...which these bytes otherwise decode as */
 };
 
 extern const struct corpus_entry corpus_nv_sph[], corpus_lima_pp[], corpus_lima_gp[], corpus_lima_pp_excluded[],
-   corpus_tgsi[];
+   corpus_tgsi[], corpus_agx[], corpus_agx_2021[];
 extern const unsigned corpus_nv_sph_count, corpus_lima_pp_count, corpus_lima_gp_count, corpus_lima_pp_excluded_count,
-   corpus_tgsi_count;
+   corpus_tgsi_count, corpus_agx_count, corpus_agx_2021_count;
 
 /* The corpora and the spec each is for. */
 struct corpus {
@@ -37,7 +42,8 @@ struct corpus {
       {"nv-sph", corpus_nv_sph, &corpus_nv_sph_count}, {"lima-pp", corpus_lima_pp, &corpus_lima_pp_count},     \
          {"lima-gp", corpus_lima_gp, &corpus_lima_gp_count},                                                   \
          {"lima-pp", corpus_lima_pp_excluded, &corpus_lima_pp_excluded_count},                                 \
-         {"tgsi", corpus_tgsi, &corpus_tgsi_count},                                                             \
+         {"tgsi", corpus_tgsi, &corpus_tgsi_count}, {"agx-g13", corpus_agx, &corpus_agx_count},                 \
+         {"agx-g13@2021", corpus_agx_2021, &corpus_agx_2021_count},                                             \
    }
 
 #endif

@@ -24,6 +24,25 @@ static inline size_t hex_bytes(const char *hex, uint8_t *out, size_t cap)
    return n;
 }
 
+/* A hex number (most significant digit first) as n little-endian bytes;
+ * returns the bytes it needs, so a result above n means it does not fit. */
+static inline size_t hex_value_bytes(const char *hex, uint8_t *out, size_t n)
+{
+   size_t len = strlen(hex), need = 0;
+   memset(out, 0, n);
+   for (size_t k = 0; k < len; k++) {
+      char c = hex[len - 1 - k];
+      unsigned d = (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+      if (d && k / 2 >= n)
+         return k / 2 + 1;
+      if (d) {
+         out[k / 2] |= (uint8_t)(d << (4 * (k % 2)));
+         need = k / 2 + 1;
+      }
+   }
+   return need;
+}
+
 /* A tiny deterministic PRNG (xorshift64*), so failures reproduce. */
 static inline uint64_t rng_next(uint64_t *s)
 {
