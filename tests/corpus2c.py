@@ -68,8 +68,18 @@ def main():
         # an encoding another one always shadows: decoded by name, and what it decodes as
         as_alt = c_str(re.sub(r"[^A-Za-z0-9_]", "_", e["desc"])) if e.get("first_match") else "0"
         decodes_as = c_str(re.sub(r"[^A-Za-z0-9_]", "_", e["first_match"])) if e.get("first_match") else "0"
+        # per None operand, in order: a texture's U field, or "-" for another kind
+        none_u = "0"
+        if e.get("none_operand"):
+            lines = e["text"].split("\n")
+            fl_ = e["fields"] if isinstance(e["fields"], list) else [e["fields"]]
+            tokens = []
+            for line, f in zip(lines, fl_):
+                mnem = re.sub(r"^[0-9a-f]+: ", "", line).split(" ")[0]
+                tokens += [str(f["U"]) if mnem.startswith("texture_") else "-"] * line.count(", None")
+            none_u = c_str(",".join(tokens))
         out.append(f"   {{{c_str(eid)}, {c_str(e['hex'])}, {fp}, {n}, {c_str(e.get('type', ''))}, {text}, {fl}, "
-                   f"{rem}, {as_alt}, {decodes_as}}},")
+                   f"{rem}, {as_alt}, {decodes_as}, {none_u}}},")
     out.append("};")
     out.append(f"const unsigned corpus_{ident}_count = {len(entries)};")
     with open(a.output, "w", encoding="utf-8", newline="\n") as f:

@@ -23,6 +23,7 @@ struct corpus_entry {
    const char *rem;        /* hex value of the bits no field covers, when the corpus gives it */
    const char *as_alt;     /* decode as this alternative (one another always shadows) */
    const char *decodes_as; /* ...which these bytes otherwise decode as */
+   const char *none_u;     /* CORPUS_NONE_OPERAND, per None operand: a texture's U, or "-" ("11,-") */
 };
 
 extern const struct corpus_entry corpus_nv_sph[], corpus_lima_pp[], corpus_lima_gp[], corpus_lima_pp_excluded[],

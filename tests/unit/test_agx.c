@@ -296,6 +296,76 @@ Test(agx_check, undefined_operands_are_reported)
    cr_assert(strstr(f.text, "source type 1000"), "%s", f.text);
 }
 
+/* One instruction built by name, printed, and checked: its text, and the
+ * one finding `isa check` gives (NULL: none). */
+static void built_prints_and_reports(const char *text, const char *finding, const char *alt, ...)
+{
+   const struct isa_spec *spec = isa_spec_find(AGX);
+   void *obj = calloc(1, spec->unit->c_size);
+   uint8_t b[16];
+   size_t bits = 0;
+   struct isa_error err;
+   struct finds f;
+   const char *name;
+   va_list ap;
+   cr_assert_eq(isa_variant_set(spec->unit, obj, alt), ISA_OK);
+   va_start(ap, alt);
+   while ((name = va_arg(ap, const char *)))
+      cr_assert_eq(isa_field_set(spec->unit, obj, name, va_arg(ap, long long)), ISA_OK, "%s.%s", alt, name);
+   va_end(ap);
+   cr_assert_eq(spec->unit->encode(obj, b, sizeof b, 0, &bits, &err), ISA_OK);
+   cr_assert_str_eq(text_of(AGX, b, bits / 8), text);
+   f = check(AGX, b, bits / 8);
+   if (!finding) {
+      cr_assert_eq(f.n, 0u, "%s: %s", text, f.text);
+   } else {
+      cr_assert_eq(f.errors, 1u, "%s: %s", text, f.text);
+      cr_assert(strstr(f.text, finding), "%s: %s", text, f.text);
+   }
+   free(obj);
+}
+
+Test(agx_check, the_seeds_undefined_cases)
+{
+   /* agx.md 2.5: ALUSrc.  Texts as applegpu prints the bits (an odd 32-bit
+    * register loses bit 0); each UNDEFINED() of the seed's pseudocode is an
+    * error of isa check. */
+   built_prints_and_reports("fadd32           r1, r2.cache, 0.0", NULL, "fadd32", "Dt", 2LL, "D", 2LL, "At", 10LL,
+                            "A", 4LL, NULL);
+   built_prints_and_reports("fadd32           r1, r2.cache, 0.0", "a 32-bit register must be even, not 5", "fadd32",
+                            "Dt", 2LL, "D", 2LL, "At", 10LL, "A", 5LL, NULL);
+   built_prints_and_reports("fadd32           r1, r2.discard, 0.0",
+                            "register type 1111 is 64-bit, the source takes at most 32 bits", "fadd32", "Dt", 2LL,
+                            "D", 2LL, "At", 15LL, "A", 4LL, NULL);
+   /* a 64-bit source: an odd pair (applegpu asserts) */
+   built_prints_and_reports("iadd             r1, r2_r3.cache, 0", NULL, "iadd", "Dt", 2LL, "D", 2LL, "At", 14LL, "A",
+                            4LL, NULL);
+   built_prints_and_reports("iadd             r1, r2_r3.cache, 0", "a 64-bit register must be even, not 5", "iadd",
+                            "Dt", 2LL, "D", 2LL, "At", 14LL, "A", 5LL, NULL);
+   /* agx.md 2.6: FloatSrc16's 3-bit type 11b is a 32-bit uniform */
+   built_prints_and_reports("fadd16           r0h, u3, 0.0", "a 32-bit uniform (type 0110) on a 16-bit source", "fadd16",
+                            "D", 1LL, "At", 6LL, "A", 6LL, NULL);
+   /* agx.md 2.7: compare-select sources follow the destination's size */
+   built_prints_and_reports("icmpsel          ueq, r1, 0, 0, r3.cache, 0", "a 32-bit register must be even, not 7",
+                            "icmpsel", "Dt", 2LL, "D", 2LL, "Xt", 2LL, "X", 7LL, "Yt", 4LL, NULL);
+   /* the seed's bitop: tt0 == tt1, tt2 == tt3, tt0 != tt2 */
+   built_prints_and_reports("bitop_mov_a      1100, r1, 0, 0", "truth table 1100 is undefined", "bitop", "Dt", 2LL, "D",
+                            2LL, "tt0", 1LL, "tt1", 1LL, NULL);
+}
+
+Test(agx_length, forced_long_forms_are_always_long)
+{
+   /* agx.md 1: ceil's fixed bits 33:32 lie past the short form, so the
+    * encoder writes the long form even when asked for the short one */
+   uint8_t b[16];
+   size_t bits, size;
+   struct isa_error err;
+   cr_assert_eq(build(AGX, b, sizeof b, &bits, &err, "ceil", "L", 0LL, "Dt", 2LL, "D", 2LL, "At", 10LL, "A", 4LL, NULL),
+                ISA_OK);
+   cr_assert_eq(bits, 48u);
+   cr_assert_str_eq(decoded_as(b, 6, &size), "ceil");
+}
+
 Test(agx_versions, both_revisions_are_compiled_in)
 {
    /* README-agx.md: the seed-era applegpu called mov_imm "mov" */

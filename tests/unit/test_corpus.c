@@ -22,33 +22,53 @@
  * (docs/specs/ lists the same cases.)  A flag marks a whole class of entries;
  * `expected` turns the reference text into ours, so the rest of the text
  * is still compared exactly. */
-static void drop_none_operands(char *t);
+static void none_operands(char *text, const struct corpus_entry *e);
 static const struct {
    const char *spec;
    unsigned flag;
-   void (*expected)(char *text);
+   void (*expected)(char *text, const struct corpus_entry *e);
    const char *reason;
 } deviations[] = {
-   {"agx-g13", CORPUS_NONE_OPERAND, drop_none_operands,
-    "applegpu prints the literal None for an operand texture_sample/texture_load do not have "
-    "(bit 1 of Tt clear); we print nothing there, and `isa check` reports the encoding"},
-   {"agx-g13@2021", CORPUS_NONE_OPERAND, drop_none_operands, "as for agx-g13"},
+   {"agx-g13", CORPUS_NONE_OPERAND, none_operands,
+    "applegpu prints the literal None for operands it finds undefined. For texture_sample/texture_load's "
+    "U (Tt bit 1 clear) we print the uniform pair u(2U)_u(2U+1) the seed's pseudocode reads; for an atomic "
+    "without a destination register (Rt clear; not in the seed) we print no operand. `isa check` reports both"},
+   {"agx-g13@2021", CORPUS_NONE_OPERAND, none_operands, "as for agx-g13 (the texture test was Tt bit 0 then)"},
    {NULL, 0, NULL, NULL},
 };
 
-/* ", None" as a whole operand (followed by ',', a newline or the end) goes. */
-static void drop_none_operands(char *t)
+/* Each ", None" operand becomes ", uA_uB" (A = 2U, B = 2U + 1, U taken in
+ * order from the corpus's own fields, e->none_u) or, for "-", goes. */
+static void none_operands(char *text, const struct corpus_entry *e)
 {
-   char *p;
-   while ((p = strstr(t, ", None")) && (p[6] == ',' || p[6] == '\n' || p[6] == '\0'))
-      memmove(p, p + 6, strlen(p + 6) + 1);
+   static char out[1 << 16];
+   const char *u = e->none_u, *p = text, *hit;
+   size_t len = 0;
+   cr_assert(u, "%s: none_operand without its operands", e->id);
+   while ((hit = strstr(p, ", None")) && (hit[6] == ',' || hit[6] == '\n' || hit[6] == '\0')) {
+      char *end;
+      long v;
+      cr_assert(*u, "%s: more None operands than the corpus fields say", e->id);
+      if (*u == '-') {
+         end = (char *)u + 1;
+         len += (size_t)snprintf(out + len, sizeof out - len, "%.*s", (int)(hit - p), p);
+      } else {
+         v = strtol(u, &end, 10);
+         len += (size_t)snprintf(out + len, sizeof out - len, "%.*s, u%ld_u%ld", (int)(hit - p), p, 2 * v, 2 * v + 1);
+      }
+      u = *end == ',' ? end + 1 : end;
+      p = hit + 6;
+   }
+   cr_assert_eq(*u, '\0', "%s: fewer None operands than the corpus fields say", e->id);
+   snprintf(out + len, sizeof out - len, "%s", p);
+   strcpy(text, out);
 }
 
 static int deviation(const char *spec, const struct corpus_entry *e, char *expected)
 {
    for (unsigned i = 0; deviations[i].spec; i++)
       if (!strcmp(deviations[i].spec, spec) && (e->flags & deviations[i].flag)) {
-         deviations[i].expected(expected);
+         deviations[i].expected(expected, e);
          return 1;
       }
    return 0;
