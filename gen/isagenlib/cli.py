@@ -16,6 +16,8 @@ def load_spec(path, schema=None, display_path=None, version=None):
     diags.stop_if_errors()
     vs = versions.declared(doc, diags)
     versions.check_ranges(doc, vs, diags)
+    if vs is not None:
+        versions.check_overrides(doc, vs, diags)
     diags.stop_if_errors()
     if vs is not None:
         if version is None:

@@ -8,7 +8,10 @@ A spec may list its versions, oldest first:
     </versions>
 
 and any element may carry `versions="A..B"` (both ends inclusive; `A..` from
-A on, `..B` up to B, `A` only A): it exists in those versions only.  The spec
+A on, `..B` up to B, `A` only A): it exists in those versions only.  Where
+only an attribute changed, an `<override attr="bits" value="1024"
+versions="v4"/>` child gives the element's attribute another value in
+those versions.  The spec
 as of version V is the document with every element outside its range
 removed; everything after this step (build, check, generate) sees one
 version and knows nothing of the others.  So one file holds each fact once,
@@ -96,12 +99,31 @@ def in_range(el, versions, version):
 
 
 def select(doc, versions, version):
-    """Remove from doc every element that does not exist in `version`."""
+    """Remove from doc every element that does not exist in `version`, then
+    let each remaining <override> set its attribute."""
     doomed = [el for el in doc.root.iter() if isinstance(el.tag, str) and not in_range(el, versions, version)]
     for el in doomed:
         parent = el.getparent()
         if parent is not None:
             parent.remove(el)
+    for ov in list(doc.root.iter("override")):
+        parent = ov.getparent()
+        parent.set(ov.get("attr"), ov.get("value"))
+        doc.overridden[(parent, ov.get("attr"))] = ov
+        parent.remove(ov)
+
+
+def check_overrides(doc, versions, diags):
+    """Two overrides of one attribute may not both apply in a version."""
+    seen = {}
+    for ov in doc.root.iter("override"):
+        key = (ov.getparent(), ov.get("attr"))
+        for other in seen.get(key, []):
+            both = [v for v in versions.names if in_range(ov, versions, v) and in_range(other, versions, v)]
+            if both:
+                diags.error(doc.attr_loc(ov, ATTR), f"two <override>s of '{ov.get('attr')}' apply in version "
+                                                    f"{both[0]} (the other is on line {doc.loc(other).line})")
+        seen.setdefault(key, []).append(ov)
 
 
 def spec_name(name, versions, version):

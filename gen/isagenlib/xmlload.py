@@ -56,6 +56,7 @@ class Document:
         self.lines = text.split("\n")
         self.root = root
         self._positions = positions  # element -> (line, col) of '<'
+        self.overridden = {}  # (element, attribute) -> the <override> that set it
 
     def loc(self, element):
         line, col = self._positions.get(element, (getattr(element, "sourceline", 0) or 0, 1))
@@ -63,7 +64,10 @@ class Document:
 
     def attr_loc(self, element, attr, value_offset=None):
         """Location of attribute `attr` of `element`.  With value_offset, the
-        location of that character inside the attribute's value."""
+        location of that character inside the attribute's value.  A value
+        an <override> set is located in the override."""
+        if (element, attr) in self.overridden:
+            return self.attr_loc(self.overridden[(element, attr)], "value", value_offset)
         line, col = self._positions.get(element, (element.sourceline or 0, 1))
         # Scan the tag text from its '<' for  attr = "..."  (tags may span lines).
         chunk_lines = self.lines[line - 1:line + 40]
@@ -175,11 +179,34 @@ def _schema(schema_path):
     return _SCHEMAS[schema_path]
 
 
+NOT_OVERRIDABLE = ("name", "versions")
+
+
+def validate_overrides(doc, diags, explainer):
+    """An <override> names an attribute its element may have, and gives it
+    a value that attribute accepts."""
+    ok = True
+    for ov in doc.root.iter("override"):
+        parent, attr, value = ov.getparent(), ov.get("attr"), ov.get("value")
+        allowed = explainer.elements.get(parent.tag, {}).get("attrs", {})
+        if attr in NOT_OVERRIDABLE or attr not in allowed:
+            why = (f"'{attr}' cannot be overridden" if attr in NOT_OVERRIDABLE else
+                   f"<{parent.tag}> has no attribute '{attr}' (allowed: {', '.join(sorted(a for a in allowed if a not in NOT_OVERRIDABLE))})")
+            diags.error(doc.attr_loc(ov, "attr"), f"<override>: {why}")
+            ok = False
+            continue
+        why = explainer._value_problem(allowed[attr][1], value)
+        if why:
+            diags.error(doc.attr_loc(ov, "value"), f"<override> of '{attr}' of <{parent.tag}>: value '{value}' {why}")
+            ok = False
+    return ok
+
+
 def validate_schema(doc, diags, schema_path=None):
     rng, explainer = _schema(schema_path)
     tree = etree.ElementTree(doc.root)
     if rng.validate(tree):
-        return True
+        return validate_overrides(doc, diags, explainer)
     count_before = len(diags.items)
     # libxml2 stops at the first bad child of an element; the explainer
     # looks at every element, so one run reports every schema problem.

@@ -153,6 +153,18 @@ class Check(unittest.TestCase):
         self.assertEqual(sorted((f["field"], f["rule"], f["severity"]) for f in found),
                          [("CommonWord3.Reserved", "reserved", "warning"), ("CommonWord4.Reserved", "reserved", "warning")])
 
+    def test_sph_version_4_reserves_bits_26_and_27(self):
+        # word 0: SphType 1, Version 4, VERTEX, SassVersion 1, bits 26 and 27
+        # (DoesLoadOrStore and DoesFp64 in version 3); word 4: StoreReqStart 255
+        words = [1 | 4 << 5 | 1 << 10 | 1 << 17 | 1 << 26 | 1 << 27, 0, 0, 0, 255 << 12] + [0] * 27
+        v4 = b"".join(w.to_bytes(4, "little") for w in words).hex()
+        code, out, _ = isa("check", "--isa", "nv-sph@v4", "--hex", v4)
+        self.assertEqual((code, out), (0, "0x0000: warning: CommonWord0.ReservedCommonB: reserved bits are set (0x3) "
+                                          "[reserved]\n"))
+        code, out, err = isa("check", "--isa", "nv-sph@v4", "--hex", v4[:160])
+        self.assertEqual(code, 1)
+        self.assertIn("truncated input: Header needs 1024 bits at bit 0, 640 available", out + err)
+
 
 if __name__ == "__main__":
     unittest.main()

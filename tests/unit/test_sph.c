@@ -1,6 +1,7 @@
 /* The NVIDIA SPH through the generated C API (the corpus as a whole is in
  * test_corpus.c): driver headers, the default display, truncation, bad
- * selectors, out-of-range values, validator rules. */
+ * selectors, out-of-range values, validator rules; and SPH version 4
+ * (nv-sph@v4) built field by field from the bit numbers of sph.md 6a. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "corpus.h"
 #include "helpers.h"
 #include "nv_sph.h"
+#include "nv_sph_v4.h"
 
 static void hex_header(const char *id, struct nv_sph_Header *h, uint8_t bytes[80])
 {
@@ -247,4 +249,203 @@ Test(sph_check, seed_rules)
    h.CommonWord0.Reserved = 0x18; /* bits 24, 25: set by NAK */
    s = validate(&h);
    cr_assert(!has(&s, "reserved-common-a-unused", "CommonWord0.Reserved", ISA_SEV_ERROR));
+}
+
+/* ---- SPH version 4 (nv-sph@v4): 32 words, 128 bytes (sph.md 1, 6a) ---------
+ * Expected bytes are built from the header bit numbers of the fact sheet
+ * (bit n is bit n % 32 of little-endian word n / 32), never from our own
+ * output. */
+
+static void fact_bit(uint32_t w[32], unsigned bit)
+{
+   w[bit / 32] |= 1u << (bit % 32);
+}
+
+/* The 128 bytes a header of these words packs to. */
+static void assert_words(const uint8_t *bytes, const uint32_t w[32])
+{
+   for (unsigned i = 0; i < 32; i++)
+      cr_assert_eq(isa_load_le32(bytes + 4 * i), w[i], "word %u: 0x%08x, expected 0x%08x", i,
+                   isa_load_le32(bytes + 4 * i), w[i]);
+}
+
+static void set_path(const struct isa_type_desc *u, void *obj, const char *path, int64_t v)
+{
+   cr_assert_eq(isa_field_set(u, obj, path, v), ISA_OK, "%s", path);
+}
+
+static int64_t get_path(const struct isa_type_desc *u, const void *obj, const char *path)
+{
+   int64_t v = -1;
+   cr_assert_eq(isa_field_get(u, obj, path, &v), ISA_OK, "%s", path);
+   return v;
+}
+
+/* A pixel shader header set through the reflection API of nv-sph@v4: the
+ * version-4 bits of sph.md 6a, "Adds, type 2 (PS)". */
+Test(sph_v4, pixel_header_built_by_path_packs_to_the_fact_sheet_bits)
+{
+   const struct isa_spec *spec = isa_spec_find("nv-sph@v4");
+   cr_assert(spec != NULL);
+   const struct isa_type_desc *u = spec->unit;
+   cr_assert_eq(u->bits, 1024u);
+   void *obj = calloc(1, u->c_size);
+   uint8_t out[128];
+   size_t bits = 0;
+   struct isa_error err;
+
+   set_path(u, obj, "CommonWord0.SphType", 2);      /* PS (sph.md 2, 5) */
+   set_path(u, obj, "CommonWord0.Version", 4);
+   set_path(u, obj, "CommonWord0.ShaderType", 5);   /* PIXEL */
+   set_path(u, obj, "CommonWord0.SassVersion", 1);
+   set_path(u, obj, "ImapSystemValuesA.ImapVprsTableIndex", 1);             /* IMAP_VPRS_TABLE_INDEX, 183 */
+   set_path(u, obj, "ImapSystemValuesD.ImapBarycentric0", 2);               /* 565:564, PERSPECTIVE */
+   set_path(u, obj, "ReadsInterlockTicket", 1);                             /* 610 */
+   set_path(u, obj, "UsesInnerCoverage", 1);                                /* 611 */
+   set_path(u, obj, "ImapGenericVectorExt[3].ImapY", 1);                    /* GENERIC_IMAP_Y_EXT(3): 672+4*3+1 */
+   cr_assert_str_eq(isa_variant_name(u, obj), "PS");
+   cr_assert_eq(u->encode(obj, out, sizeof out, 0, &bits, &err), ISA_OK);
+   cr_assert_eq(bits, 1024u);
+
+   uint32_t w[32] = {0};
+   w[0] = 2u | 4u << 5 | 5u << 10 | 1u << 17; /* SphType 0..4, Version 5..9, ShaderType 10..13, SassVersion 17..20 */
+   fact_bit(w, 183);
+   fact_bit(w, 565); /* PixelImap 2 in bits 564..565: the high bit */
+   fact_bit(w, 610);
+   fact_bit(w, 611);
+   fact_bit(w, 672 + 4 * 3 + 1);
+   assert_words(out, w);
+   cr_assert_eq(w[0], 0x00021482u);
+   cr_assert_eq(w[19], 0x0000000cu);
+   cr_assert_eq(w[21], 0x00002000u);
+
+   /* and back, through the generated C */
+   struct nv_sph_v4_Header h;
+   cr_assert_eq(nv_sph_v4_Header_unpack(out, sizeof out, &h, &err), ISA_OK);
+   cr_assert_eq(h.variant, NV_SPH_V4_HEADER_PS);
+   cr_assert_eq(h.CommonWord0.Version, 4);
+   cr_assert(h.ImapSystemValuesA.ImapVprsTableIndex);
+   cr_assert_eq(h.u.PS.ImapSystemValuesD.ImapBarycentric0, NV_SPH_V4_PIXEL_IMAP_PERSPECTIVE);
+   cr_assert_eq(h.u.PS.ImapSystemValuesD.ImapViewportMask, NV_SPH_V4_PIXEL_IMAP_UNUSED);
+   cr_assert(h.u.PS.ReadsInterlockTicket && h.u.PS.UsesInnerCoverage);
+   cr_assert(!h.u.PS.OmapSampleMask && !h.u.PS.OmapDepth && h.u.PS.OmapReserved == 0);
+   cr_assert(h.u.PS.ImapGenericVectorExt[3].ImapY);
+   cr_assert(!h.u.PS.ImapGenericVectorExt[3].ImapX && !h.u.PS.ImapGenericVectorExt[2].ImapY);
+   /* the decoder through reflection agrees */
+   void *back = calloc(1, u->c_size);
+   cr_assert_eq(u->decode(out, sizeof out, 0, back, &bits, &err), ISA_OK);
+   cr_assert_eq(get_path(u, back, "ImapSystemValuesD.ImapBarycentric0"), 2);
+   cr_assert_eq(get_path(u, back, "ImapGenericVectorExt[3].ImapY"), 1);
+   cr_assert_eq(get_path(u, back, "UsesInnerCoverage"), 1);
+   /* a clean driver-style header: no findings */
+   struct finds f = check("nv-sph@v4", out, sizeof out);
+   cr_assert_eq(f.n, 0u, "%s", f.text);
+   free(back);
+   free(obj);
+}
+
+/* A vertex shader header through the generated nv_sph_v4_* API: the VMAP
+ * section and the VPRS table indices (sph.md 6a, "Adds, type 1 (VTG)"). */
+Test(sph_v4, vertex_header_with_vmap_packs_to_the_fact_sheet_bits)
+{
+   struct nv_sph_v4_Header h, back;
+   uint8_t out[NV_SPH_V4_HEADER_BYTES];
+   size_t size = 0;
+   struct isa_error err;
+   cr_assert_eq(NV_SPH_V4_HEADER_BYTES, 128);
+   nv_sph_v4_Header_init(&h);
+   h.CommonWord0.SphType = NV_SPH_V4_SPH_TYPE_VTG;
+   h.CommonWord0.Version = 4;
+   h.CommonWord0.ShaderType = NV_SPH_V4_SHADER_TYPE_VERTEX;
+   h.CommonWord0.SassVersion = 1;
+   h.CommonWord4.StoreReqStart = 255;
+   h.variant = NV_SPH_V4_HEADER_VTG;
+   h.ImapSystemValuesA.ImapVprsTableIndex = true;       /* IMAP_VPRS_TABLE_INDEX, 183 */
+   h.u.VTG.OmapSystemValuesA.OmapVprsTableIndex = true; /* OMAP_VPRS_TABLE_INDEX, 423 */
+   h.u.VTG.OmapSystemValuesD.OmapBarycentric1 = true;   /* OMAP 632..639, fourth: 635 */
+   h.u.VTG.VmapSystemValuesA.VmapVprsTableIndex = true; /* VMAP_VPRS_TABLE_INDEX, 663 */
+   h.u.VTG.VmapGenericVector[5].VmapZ = true;           /* GENERIC_VMAP_Z(5): 672+4*5+2 */
+   h.u.VTG.VmapSystemValuesD.VmapBarycentric2W = true;  /* VMAP 872..879, last: 879 */
+   cr_assert_eq(nv_sph_v4_Header_pack_checked(&h, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, 128u);
+
+   uint32_t w[32] = {0};
+   w[0] = 1u | 4u << 5 | 1u << 10 | 1u << 17;
+   w[4] = 255u << 12; /* StoreReqStart, bits 140..147 */
+   fact_bit(w, 183);
+   fact_bit(w, 423);
+   fact_bit(w, 635);
+   fact_bit(w, 663);
+   fact_bit(w, 672 + 4 * 5 + 2);
+   fact_bit(w, 879);
+   assert_words(out, w);
+   cr_assert_eq(w[0], 0x00020481u);
+   cr_assert_eq(w[20], 0x00800000u);
+
+   cr_assert_eq(nv_sph_v4_Header_unpack(out, sizeof out, &back, &err), ISA_OK);
+   cr_assert_eq(back.variant, NV_SPH_V4_HEADER_VTG);
+   cr_assert(back.ImapSystemValuesA.ImapVprsTableIndex && back.u.VTG.OmapSystemValuesA.OmapVprsTableIndex);
+   cr_assert(back.u.VTG.VmapSystemValuesA.VmapVprsTableIndex);
+   cr_assert(back.u.VTG.VmapGenericVector[5].VmapZ && !back.u.VTG.VmapGenericVector[5].VmapY);
+   cr_assert(back.u.VTG.OmapSystemValuesD.OmapBarycentric1 && back.u.VTG.VmapSystemValuesD.VmapBarycentric2W);
+   cr_assert_eq(back.CommonWord4.StoreReqStart, 255);
+   struct finds f = check("nv-sph@v4", out, sizeof out);
+   cr_assert_eq(f.n, 0u, "%s", f.text);
+}
+
+/* A version-3 sized input (80 bytes, K1) is too short for version 4. */
+Test(sph_v4, an_80_byte_header_is_truncated)
+{
+   struct nv_sph_Header h3;
+   struct nv_sph_v4_Header h;
+   uint8_t b[80];
+   struct isa_error err;
+   hex_header("K1", &h3, b);
+   isa_error_clear(&err);
+   cr_assert_eq(nv_sph_v4_Header_unpack(b, sizeof b, &h, &err), ISA_ERR_TRUNCATED);
+   cr_assert_eq(err.need, 1024u);
+   cr_assert_eq(err.have, 640u);
+   const struct isa_spec *spec = isa_spec_find("nv-sph@v4");
+   void *obj = calloc(1, spec->unit->c_size);
+   size_t bits;
+   cr_assert_eq(spec->unit->decode(b, sizeof b, 0, obj, &bits, &err), ISA_ERR_TRUNCATED);
+   free(obj);
+}
+
+/* Version 4 drops DoesLoadOrStore (26) and DoesFp64 (27): the bits are
+ * RESERVED_COMMON_B, which isa check reports (a warning: NAK still sets
+ * them); version 3 reads the same word as the two flags, silently. */
+Test(sph_v4, bits_26_and_27_are_reserved_in_version_4)
+{
+   uint8_t b[128];
+   uint32_t w[32] = {0};
+   struct isa_error err;
+   w[0] = 1u | 4u << 5 | 1u << 10 | 1u << 17;
+   fact_bit(w, 26);
+   fact_bit(w, 27);
+   w[4] = 255u << 12;
+   for (unsigned i = 0; i < 32; i++)
+      isa_store_le32(b + 4 * i, w[i]);
+
+   struct nv_sph_v4_Header h;
+   cr_assert_eq(nv_sph_v4_Header_unpack(b, sizeof b, &h, &err), ISA_OK);
+   cr_assert_eq(h.CommonWord0.ReservedCommonB, 3);
+   const struct isa_spec *spec = isa_spec_find("nv-sph@v4");
+   int64_t v;
+   cr_assert_eq(isa_field_get(spec->unit, &h, "CommonWord0.DoesLoadOrStore", &v), ISA_ERR_ARG);
+   cr_assert_eq(isa_field_get(spec->unit, &h, "CommonWord0.ReservedCommonB", &v), ISA_OK);
+   cr_assert_eq(v, 3);
+
+   struct finds f = check("nv-sph@v4", b, sizeof b);
+   cr_assert_eq(f.n, 1u, "%s", f.text);
+   cr_assert_eq(f.errors, 0u, "%s", f.text);
+   cr_assert(strstr(f.text, "warning reserved CommonWord0.ReservedCommonB: reserved bits are set (0x3)"), "%s", f.text);
+
+   /* version 3: the same first 80 bytes (Version 3) are DoesLoadOrStore and DoesFp64 */
+   struct nv_sph_Header h3;
+   b[0] = 0x61; /* SphType 1, Version 3 */
+   cr_assert_eq(nv_sph_Header_unpack(b, 80, &h3, &err), ISA_OK);
+   cr_assert(h3.CommonWord0.DoesLoadOrStore && h3.CommonWord0.DoesFp64);
+   f = check("nv-sph", b, 80);
+   cr_assert_eq(f.n, 0u, "%s", f.text);
 }
