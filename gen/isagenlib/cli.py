@@ -1,16 +1,20 @@
-"""Command line: `isagen lint FILE...` and `isagen generate FILE -o DIR`."""
+"""Command line: `isagen lint FILE...`, `isagen generate FILE -o DIR` and
+`isagen diff OLD NEW`."""
 
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 
 from . import build, check, versions, xmlload
 from .diag import Diagnostics, Loc, SpecError
 
 
-def load_spec(path, schema=None, display_path=None, version=None):
+def load_spec(path, schema=None, display_path=None, version=None, name=None):
     """The whole front end: load, select the version, build, check.
-    Raises SpecError."""
+    `name` replaces the spec's name (and so its C prefix).  Raises
+    SpecError."""
     diags = Diagnostics()
     doc = xmlload.load(path, diags, schema, display_path)
     diags.stop_if_errors()
@@ -31,6 +35,8 @@ def load_spec(path, schema=None, display_path=None, version=None):
     elif version is not None:
         diags.error(Loc(doc.display_path, 0, 0), f"--version {version}: the spec declares no <versions>")
         diags.stop_if_errors()
+    if name is not None:
+        doc.root.set("name", name)
     spec = build.build(doc, diags)
     if vs is not None:
         spec.version, spec.versions = version, list(vs.names)
@@ -118,6 +124,75 @@ def cmd_registry(args):
     return 0
 
 
+def parse_side(arg):
+    """A side of `isagen diff`: FILE, FILE@REV (the file at a git revision),
+    either with :VERSION.  Returns (path, rev, version)."""
+    version = None
+    head, sep, tail = arg.rpartition(":")
+    if sep and "/" not in tail and tail:
+        arg, version = head, tail
+    rev = None
+    slash = arg.rfind("/")
+    at = arg.rfind("@")
+    if at > slash:
+        arg, rev = arg[:at], arg[at + 1:]
+    return arg, rev, version
+
+
+def load_side(arg, schema, tmpdir):
+    """The spec a diff side names, how to call it in the report, and a
+    function that loads it again under another name (for --corpus)."""
+    path, rev, version = parse_side(arg)
+    shown = path + (f"@{rev}" if rev else "")
+    local = path
+    if rev:
+        where = os.path.dirname(os.path.abspath(path)) or "."
+        top = subprocess.run(["git", "-C", where, "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+        if top.returncode:
+            raise SpecError([f"{arg}: not in a git checkout ({top.stderr.strip()})"])
+        rel = os.path.relpath(os.path.abspath(path), top.stdout.strip())
+        blob = subprocess.run(["git", "-C", top.stdout.strip(), "show", f"{rev}:{rel}"], capture_output=True)
+        if blob.returncode:
+            raise SpecError([f"{arg}: {blob.stderr.decode(errors='replace').strip()}"])
+        local = os.path.join(tmpdir, f"{len(os.listdir(tmpdir))}-{os.path.basename(path)}")
+        with open(local, "wb") as f:
+            f.write(blob.stdout)
+    else:
+        shown = display_name(path)
+    reload = lambda name=None: load_spec(local, schema, shown, version, name)
+    spec = reload()
+    if spec.version:
+        shown += f":{spec.version}"
+    return spec, shown, reload
+
+
+def cmd_diff(args):
+    from . import diff, diffreport
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            old, old_name, old_reload = load_side(args.old, args.schema, tmp)
+            new, new_name, new_reload = load_side(args.new, args.schema, tmp)
+        except SpecError as e:
+            for d in e.diagnostics:
+                print(d, file=sys.stderr)
+            return 2
+        changes = diff.diff(old, new)
+        corpus = None
+        if args.corpus:
+            from . import diffcorpus
+            try:
+                corpus = diffcorpus.compare(old_reload, new_reload, args.corpus, tmp)
+            except diffcorpus.CorpusError as e:
+                print(f"isagen diff: {e}", file=sys.stderr)
+                return 2
+    sys.stdout.write(diffreport.FORMATS[args.format](old_name, new_name, changes, corpus))
+    if args.fail_on:
+        found = [c.cls for c in changes] + [e["class"] for e in (corpus or {}).get("changed", [])]
+        if diffreport.fails(found, args.fail_on):
+            return 1
+    return 0
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="isagen", description="XML ISA descriptions -> C pack/unpack/print/validate.")
     p.add_argument("--schema", help="RelaxNG schema (default: xml/isagen.rng beside the generator)")
@@ -135,5 +210,17 @@ def main(argv=None):
     reg.add_argument("names", nargs="*", help="spec names")
     reg.add_argument("-o", "--output", required=True)
     reg.set_defaults(func=cmd_registry)
+    dif = sub.add_parser("diff", help="what changed between two specs, by meaning",
+                         description="OLD and NEW are FILE or FILE@REV (the file at a git revision), "
+                                     "each optionally with :VERSION (e.g. xml/agx-g13.xml:2021).")
+    dif.add_argument("old")
+    dif.add_argument("new")
+    dif.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    dif.add_argument("--fail-on", choices=("breaking", "compatible", "cosmetic", "doc"),
+                     help="exit 1 if a change of this class or a worse one is found")
+    dif.add_argument("--corpus", action="append", default=[],
+                     help="a JSON Lines corpus (its records' hex) or a raw binary program: list the entries "
+                          "that decode or print differently (repeatable; builds both versions with cc)")
+    dif.set_defaults(func=cmd_diff)
     args = p.parse_args(argv)
     return args.func(args)

@@ -130,28 +130,49 @@ int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_
    return status;
 }
 
+/* The --json lines of a program, as a JSON array: "[{...}, {...}]". */
+static void units_array(struct isa_out *out, const char *lines, size_t len)
+{
+   size_t start = 0;
+   bool first = true;
+   isa_out_char(out, '[');
+   for (size_t i = 0; i < len; i++) {
+      if (lines[i] != '\n')
+         continue;
+      if (!first)
+         isa_out_str(out, ", ");
+      first = false;
+      isa_out_mem(out, lines + start, i - start);
+      start = i + 1;
+   }
+   isa_out_char(out, ']');
+}
+
 static int batch(const struct options *o)
 {
    FILE *fp = strcmp(o->batch, "-") == 0 ? stdin : fopen(o->batch, "rb");
-   char *line = NULL, *text = (char *)malloc(TEXT_CAP);
+   char *line = NULL, *text = (char *)malloc(TEXT_CAP), *units = o->json ? (char *)malloc(TEXT_CAP) : NULL;
    size_t cap = 0, len = 0;
    int status = EXIT_OK;
    struct isa_out out;
-   if (!fp || !text) {
+   if (!fp || !text || (o->json && !units)) {
       fprintf(stderr, "isa: cannot open %s\n", o->batch);
       free(text);
+      free(units);
       return EXIT_USAGE;
    }
    isa_out_file(&out, stdout);
    while (read_line(fp, &line, &cap, &len)) {
       struct bytes in;
-      struct isa_out t;
-      char msg[512];
+      struct isa_out t, u;
+      char msg[512], umsg[512];
       size_t consumed = 0;
       bool ok;
       if (len && line[len - 1] == '\r')
          line[--len] = '\0';
       isa_out_buffer(&t, text, TEXT_CAP);
+      if (units)
+         isa_out_buffer(&u, units, TEXT_CAP);
       msg[0] = '\0';
       ok = parse_hex(line, len, &in, msg, sizeof msg);
       if (ok && !unwrap(o->spec, &in, msg, sizeof msg)) {
@@ -159,9 +180,11 @@ static int batch(const struct options *o)
          ok = false;
       } else if (ok) {
          ok = disassemble(o->spec, &in, &t, false, o->offsets, &consumed, msg, sizeof msg) == ISA_OK;
+         if (units) /* the same units again, as --json prints them (up to an error) */
+            (void)disassemble(o->spec, &in, &u, true, o->offsets, &consumed, umsg, sizeof umsg);
          bytes_free(&in);
       }
-      if (t.error) {
+      if (t.error || (units && u.error)) {
          ok = false;
          snprintf(msg, sizeof msg, "output longer than %d bytes", TEXT_CAP);
       }
@@ -174,12 +197,17 @@ static int batch(const struct options *o)
          isa_out_str(&out, "null");
       else
          isa_out_json_string(&out, msg, strlen(msg));
+      if (units) {
+         isa_out_str(&out, ", \"units\": ");
+         units_array(&out, units, u.error ? 0 : u.len);
+      }
       isa_out_str(&out, "}\n");
       if (!ok)
          status = EXIT_INVALID;
    }
    free(line);
    free(text);
+   free(units);
    if (fp != stdin)
       fclose(fp);
    return status;

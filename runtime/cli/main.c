@@ -27,6 +27,7 @@ static const char usage[] =
    "  --offsets                     dis: prefix each unit with its offset\n"
    "  --batch FILE|-                dis: each line of FILE is a hex program; print\n"
    "                                one JSON object {hex, text, ok, error} per line\n"
+   "                                (with --json also units: the --json objects)\n"
    "  --strict                      check: warnings count as errors\n"
    "\n"
    "exit status: 0 ok, 1 invalid input (or check found errors), 2 usage\n";
@@ -160,8 +161,8 @@ int main(int argc, char **argv)
       return usage_error("unknown spec '%s' (see 'isa list')", isa_name);
    if (o.batch && strcmp(cmd, "dis"))
       return usage_error("%s", "--batch only applies to dis");
-   if (o.batch && (o.hex || o.file || o.json))
-      return usage_error("%s", "--batch reads its own input; drop --hex, FILE and --json");
+   if (o.batch && (o.hex || o.file))
+      return usage_error("%s", "--batch reads its own input; drop --hex and FILE");
    if (!o.batch && !!o.hex + !!o.file != 1)
       return usage_error("%s", o.hex ? "give either --hex or a FILE, not both" : "no input: give --hex HEX, a FILE or -");
    return !strcmp(cmd, "dis") ? cmd_dis(&o) : cmd_check(&o);

@@ -73,6 +73,15 @@ class Agx(unittest.TestCase):
         self.assertEqual({k: unit["fields"][k] for k in e["fields"]}, e["fields"])
         self.assertEqual(unit["fields"]["L"], 1)
 
+    def test_batch_json_gives_every_units_fields(self):
+        entries = [e for e in corpus("agx") if e["kind"] == "insn" and not e.get("first_match")][:300]
+        for e, r in zip(entries, batch("agx-g13", entries, "--json")):
+            self.assertEqual(len(r["units"]), 1, e["hex"])
+            unit = r["units"][0]
+            self.assertEqual((unit["offset"], unit["size"]), (0, e["len"]))
+            self.assertEqual({k: unit["fields"][k] for k in e["fields"]}, e["fields"], e["hex"])
+            self.assertEqual(unit["text"], r["text"].rstrip("\n"))
+
     def test_check_reports_what_applegpu_prints_as_none(self):
         none = next(e for e in corpus("agx") if e.get("none_operand") and e["kind"] == "insn")
         code, out, _ = isa("check", "--isa", "agx-g13", "--hex", none["hex"])

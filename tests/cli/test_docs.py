@@ -1,4 +1,4 @@
-"""The console examples of README.md and docs/cli.md are run and must print
+"""The console examples of README.md, docs/cli.md and docs/diff.md are run and must print
 what the documents say they print, so the two-minute tour stays true.
 
 A block is a ```console fence (README) or a ``` fence whose first line is a
@@ -16,7 +16,7 @@ import unittest
 
 from .common import ISA, ROOT
 
-DOCS = ["README.md", os.path.join("docs", "cli.md")]
+DOCS = ["README.md", os.path.join("docs", "cli.md"), os.path.join("docs", "diff.md")]
 
 
 def blocks(path):

@@ -1,0 +1,742 @@
+"""`isagen diff`: what changed between two specs, by meaning.
+
+Both sides have gone through the whole front end (schema, versions, build,
+check), so this compares models, not XML text: an element that moved in
+the file, a reworded expression with the same tokens or a changed line
+number is no change.  Each change is classified:
+
+  breaking    some bit pattern decodes differently (another encoding,
+              other field values) or a value that packed no longer packs
+  compatible  meaning where there was none: encodings in bit patterns that
+              decoded as nothing, fields in reserved bits, enum values
+  cosmetic    the bits mean the same; names, printed text or validator
+              rules differ
+  doc         documentation and provenance only
+
+Renames are detected, not reported as a removal and an addition: an
+encoding whose bit patterns overlap exactly one new encoding's is that
+encoding renamed (several: split, merged); a field at the same bits under
+another name is that field renamed; an enum value with the same number is
+that value renamed.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from . import cubes as C
+from .model import Choice, Field, Sequence, Struct, Use
+
+CLASSES = ("breaking", "compatible", "cosmetic", "doc")
+
+
+@dataclass
+class Change:
+    cls: str     # one of CLASSES
+    kind: str    # what happened: "encoding-added", "field-moved", ...
+    where: str   # the element: "fadd32", "fadd32.Dx", "enum Opcode"
+    text: str    # one sentence for a reviewer
+    old: Optional[str] = None
+    new: Optional[str] = None
+
+    def as_dict(self):
+        return {"class": self.cls, "kind": self.kind, "where": self.where, "text": self.text,
+                "old": self.old, "new": self.new}
+
+
+def norm(text):
+    """Expression or template text, spacing normalised."""
+    return re.sub(r"\s+", " ", text or "").strip()
+
+
+def bits_text(pieces, count=1, stride=0):
+    txt = " ".join(f"{lo}" if w == 1 else f"{lo}..{lo + w - 1}" for lo, w in pieces)
+    if count > 1:
+        txt += f" (x{count}, stride {stride})"
+    return txt
+
+
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+TOKEN = re.compile(r"\{[^{}]*\}|[^{}]+")
+
+
+def clip(text, n=40):
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def text_change(old, new):
+    """What changed between two templates, token by token ({...} is one
+    token): 'mov → mov_imm; + {item}0b{kill:01b}'."""
+    import difflib
+    a, b = TOKEN.findall(old), TOKEN.findall(new)
+    hunks = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        x, y = clip("".join(a[i1:i2])), clip("".join(b[j1:j2]))
+        if op == "replace":
+            hunks.append(f"{x} → {y}")
+        elif op == "delete":
+            hunks.append(f"- {x}")
+        elif op == "insert":
+            hunks.append(f"+ {y}")
+    return "; ".join(hunks[:4]) + ("; …" if len(hunks) > 4 else "")
+
+
+PLACEHOLDER = re.compile(r"^(u|q|i|unk|unknown|todo|reserved|pad|padding)_?\d*$", re.I)
+
+
+def similar_names(a, b):
+    """Whether b is plausibly a's new name (KILP -> KILL, u2 -> g), not
+    another thing at the same place (SUB -> TEX_LZ, Centroid -> Atomic)."""
+    import difflib
+    if PLACEHOLDER.match(a):
+        return True
+    return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() >= 0.6
+
+
+def type_kind(t):
+    """A field type's family, for retyping: values that read the same."""
+    if t.kind in ("uint", "hex", "enum", "bool"):
+        return "unsigned"
+    return t.kind + (f"/{t.frac}" if t.kind in ("fixed", "sfixed") else "")
+
+
+def type_text(t):
+    return t.name + (f" (frac {t.frac})" if t.kind in ("fixed", "sfixed") else "")
+
+
+class Differ:
+    def __init__(self, old, new):
+        self.old, self.new = old, new
+        self.changes = []
+        self.renamed_types = {}   # old type name -> new type name
+        self.done_types = set()   # old type names already compared
+
+    def add(self, cls, kind, where, text, old=None, new=None):
+        self.changes.append(Change(cls, kind, where, text, None if old is None else str(old),
+                                   None if new is None else str(new)))
+
+    def doc(self, where, what, a, b):
+        if norm(getattr(a, "doc", "")) != norm(getattr(b, "doc", "")):
+            self.add("doc", "doc-changed", where, f"the documentation of {what} changed",
+                     norm(a.doc), norm(b.doc))
+        if sorted(getattr(a, "src", []) or []) != sorted(getattr(b, "src", []) or []):
+            self.add("doc", "source-changed", where, f"the sources of {what} changed",
+                     " ".join(a.src), " ".join(b.src))
+
+    # ------------------------------------------------------------- the spec
+
+    def run(self):
+        o, n = self.old, self.new
+        if o.title != n.title:
+            self.add("doc", "title-changed", "spec", "the spec's title changed", o.title, n.title)
+        self.doc("spec", "the spec", o, n)
+        self.stream(o.stream, n.stream)
+        self.enums()
+        self.types()
+        self.operands(o.operands, n.operands, "")
+        self.containers()
+        order = {c: i for i, c in enumerate(CLASSES)}
+        self.changes.sort(key=lambda c: (order[c.cls], c.where, c.kind, c.text))
+        return self.changes
+
+    def stream(self, a, b):
+        if a is None or b is None:
+            if (a is None) != (b is None):
+                self.add("breaking", "stream-changed", "stream", "the spec's <stream> was added or removed")
+            return
+        decode = [("unit", a.unit_name, b.unit_name), ("count", a.count, b.count),
+                  ("stop", norm(a.stop_text), norm(b.stop_text)), ("skip-zero", a.skip_zero, b.skip_zero),
+                  ("skip-unit", a.skip_unit, b.skip_unit), ("resync", a.resync, b.resync),
+                  ("pad-end", a.pad_end, b.pad_end)]
+        for what, x, y in decode:
+            if what == "unit" and self.renamed_types.get(x) == y:
+                continue
+            if x != y:
+                self.add("breaking", "stream-changed", "stream", f"the stream's {what} changed: a program splits "
+                         "into units differently", x, y)
+        for what, x, y in [("prefix", norm(a.prefix_text), norm(b.prefix_text)), ("separator", a.separator, b.separator),
+                           ("failed", a.failed, b.failed)]:
+            if x != y:
+                self.add("cosmetic", "stream-printing-changed", "stream", f"the listing's {what} changed", x, y)
+        da = {d.field: norm(d.value_text) for d in a.derives}
+        db = {d.field: norm(d.value_text) for d in b.derives}
+        if da != db:
+            self.add("breaking", "derive-changed", "stream", "what the program encoder computes changed",
+                     da, db)
+        sa = {s.name: (s.init, norm(s.next_text), s.count) for s in a.states}
+        sb = {s.name: (s.init, norm(s.next_text), s.count) for s in b.states}
+        if sa != sb:
+            self.add("cosmetic", "state-changed", "stream", "the printer state carried across units changed")
+
+    def containers(self):
+        a = {c.name: (c.magic, c.layout, c.chunks) for c in self.old.containers}
+        b = {c.name: (c.magic, c.layout, c.chunks) for c in self.new.containers}
+        for name in sorted(set(a) | set(b)):
+            if a.get(name) != b.get(name):
+                cls = "compatible" if name not in a else "breaking"
+                self.add(cls, "container-changed", f"container {name}", f"container {name} was "
+                         + ("added" if name not in a else "removed" if name not in b else "changed"))
+
+    # ------------------------------------------------------------- enums
+
+    def enums(self):
+        a = {e.name: e for e in self.old.enums}
+        b = {e.name: e for e in self.new.enums}
+        gone = [e for e in self.old.enums if e.name not in b]
+        came = [e for e in self.new.enums if e.name not in a]
+        pairs = [(a[k], b[k]) for k in a if k in b]
+        for e in list(gone):
+            # the same numbers, mostly the same names: renamed
+            for f in came:
+                va = {v.value: v.name for v in e.values}
+                vb = {v.value: v.name for v in f.values}
+                same = sum(1 for k in va if vb.get(k) == va[k])
+                if set(va) == set(vb) and same * 2 >= len(va):
+                    self.add("cosmetic", "enum-renamed", f"enum {e.name}", f"enum {e.name} renamed to {f.name}",
+                             e.name, f.name)
+                    pairs.append((e, f))
+                    gone.remove(e)
+                    came.remove(f)
+                    break
+        for e in gone:
+            self.add("cosmetic", "enum-removed", f"enum {e.name}", f"enum {e.name} removed (fields that used it "
+                     "are listed apart)")
+        for e in came:
+            self.add("compatible", "enum-added", f"enum {e.name}", f"enum {e.name} added")
+        for e, f in pairs:
+            self.enum_pair(e, f)
+
+    def enum_pair(self, e, f):
+        where = f"enum {f.name}"
+        if e.width != f.width:
+            self.add("breaking", "enum-resized", where, f"enum {f.name} is {f.width} bits wide, was {e.width}",
+                     e.width, f.width)
+        self.doc(where, f"enum {f.name}", e, f)
+        a = {v.name: v for v in e.values}
+        b = {v.name: v for v in f.values}
+        gone = [v for v in e.values if v.name not in b]
+        came = [v for v in f.values if v.name not in a]
+        for v in list(gone):
+            w = next((x for x in came if x.value == v.value), None)
+            if w is None:
+                continue
+            gone.remove(v)
+            came.remove(w)
+            if similar_names(v.name, w.name):
+                self.add("cosmetic", "value-renamed", f"{f.name}.{w.name}",
+                         f"{f.name} value {v.value}: {v.name} renamed to {w.name}", v.name, w.name)
+                self.value_pair(e, f, v, w)
+            else:
+                self.add("breaking", "value-replaced", f"{f.name}.{w.name}",
+                         f"{f.name} value {v.value} is {w.name} now, was {v.name}: another meaning", v.name, w.name)
+        for v in gone:
+            self.add("breaking", "value-removed", f"{f.name}.{v.name}",
+                     f"{f.name} value {v.name} ({v.value}) removed: the number has no name any more", v.value)
+        for v in came:
+            self.add("compatible", "value-added", f"{f.name}.{v.name}", f"{f.name} value {v.name} ({v.value}) added",
+                     None, v.value)
+        for name in a:
+            if name in b:
+                self.value_pair(e, f, a[name], b[name])
+        pa = {p.name: (p.default, p.unnamed) for p in e.properties}
+        pb = {p.name: (p.default, p.unnamed) for p in f.properties}
+        for name in sorted(set(pa) | set(pb)):
+            if pa.get(name) != pb.get(name):
+                self.add("cosmetic", "property-changed", f"{where} property {name}",
+                         f"enum {f.name}'s property {name} was " + ("added" if name not in pa else
+                                                                     "removed" if name not in pb else "changed"))
+
+    def value_pair(self, e, f, v, w):
+        """One value in enum e (old) and f (new)."""
+        where = f"{f.name}.{w.name}"
+        if v.value != w.value:
+            self.add("breaking", "value-moved", where, f"{f.name} value {w.name} moved from {v.value} to {w.value}",
+                     v.value, w.value)
+        shown = lambda x: x.display if x.display != x.name else None
+        if shown(v) != shown(w):
+            self.add("cosmetic", "value-display-changed", where, f"{f.name} value {w.name} prints as "
+                     f"'{w.display}', was '{v.display}'", v.display, w.display)
+        for p in sorted({p.name for p in e.properties} | {p.name for p in f.properties}):
+            pe, pf = e.property_named(p), f.property_named(p)
+            x = v.props.get(p, pe.default) if pe else None
+            y = w.props.get(p, pf.default) if pf else None
+            if x != y:
+                self.add("cosmetic", "value-property-changed", where, f"{f.name} value {w.name}: {p} is {y}, was {x}",
+                         x, y)
+        self.doc(where, f"{f.name} value {w.name}", v, w)
+
+    # ------------------------------------------------------------- types
+
+    def types(self):
+        a = {t.name: t for t in self.old.types}
+        b = {t.name: t for t in self.new.types}
+        # choices first: their alternatives' renames pair up structs
+        for t in self.old.types:
+            if isinstance(t, Choice) and isinstance(b.get(t.name), Choice):
+                self.choice(t, b[t.name])
+        alt_names = {x.name for t in list(a.values()) + list(b.values()) if isinstance(t, Choice) for x in t.alts}
+        for t in self.old.types:
+            if t.name in self.done_types:
+                continue
+            u = b.get(t.name)
+            if u is None:
+                if t.name not in alt_names and t.name not in self.renamed_types:
+                    self.add("cosmetic", "type-removed", t.name, f"{t.kind} {t.name} removed (what used it is "
+                             "listed apart)")
+                continue
+            self.type_pair(t, u, t.name)
+        for t in self.new.types:
+            if t.name not in a and t.name not in alt_names and t.name not in self.renamed_types.values():
+                self.add("compatible", "type-added", t.name, f"{t.kind} {t.name} added")
+
+    def type_pair(self, t, u, where):
+        self.done_types.add(t.name)
+        if type(t) is not type(u):
+            self.add("breaking", "type-changed", where, f"{where} is a {u.kind} now, was a {t.kind}", t.kind, u.kind)
+            return
+        self.doc(where, f"{t.kind} {where}", t, u)
+        if isinstance(t, Struct):
+            self.struct(t, u, where)
+        elif isinstance(t, Sequence):
+            self.sequence(t, u, where)
+        elif isinstance(t, Choice) and where not in self.done_types:
+            self.choice(t, u)
+
+    def same_type(self, a, b):
+        """Field or item types that name the same thing (renames followed)."""
+        if a.kind != b.kind:
+            return False
+        if a.aggregate:
+            return self.renamed_types.get(a.name, a.name) == b.name
+        return a.name == b.name and a.frac == b.frac
+
+    # ------------------------------------------------------------- choices
+
+    def choice(self, ch, dh):
+        self.done_types.add(ch.name)
+        self.doc(ch.name, f"choice {ch.name}", ch, dh)
+        old = {a.name: a for a in ch.alts}
+        new = {a.name: a for a in dh.alts}
+        ro = C.regions([(a.name, a.priority, a.patterns) for a in ch.alts if not a.first])
+        rn = C.regions([(a.name, a.priority, a.patterns) for a in dh.alts if not a.first])
+        pair = {k: k for k in old if k in new}
+        gone = [a for a in ch.alts if a.name not in new]
+        came = [a for a in dh.alts if a.name not in old]
+        # renames, splits and merges: unmatched encodings whose bit patterns overlap
+        pat = lambda a: a.patterns or getattr(a, "shadowed_patterns", [])
+        links = {(x.name, y.name) for x in gone for y in came if C.overlap(pat(x), pat(y))}
+        for x in gone:
+            ys = [y for y in came if (x.name, y.name) in links]
+            if len(ys) == 1 and sum(1 for g in gone if (g.name, ys[0].name) in links) == 1:
+                y = ys[0]
+                pair[x.name] = y.name
+                self.renamed_types[x.name] = y.name
+                self.add("cosmetic", "encoding-renamed", f"{dh.name}.{y.name}", f"encoding {x.name} renamed to "
+                         f"{y.name}", x.name, y.name)
+            elif len(ys) > 1:
+                self.add("breaking", "encoding-split", f"{dh.name}.{x.name}", f"encoding {x.name} split into "
+                         + ", ".join(y.name for y in ys), x.name, " ".join(y.name for y in ys))
+        for y in came:
+            xs = [x for x in gone if (x.name, y.name) in links]
+            if len(xs) > 1 and not any(len([z for z in came if (x.name, z.name) in links]) > 1 for x in xs):
+                self.add("breaking", "encoding-merged", f"{dh.name}.{y.name}", f"encodings "
+                         + ", ".join(x.name for x in xs) + f" merged into {y.name}")
+        paired_new = set(pair.values())
+        split = {x.name for x in gone if sum(1 for y in came if (x.name, y.name) in links) > 1}
+        merged_into = {y.name for y in came if sum(1 for x in gone if (x.name, y.name) in links) > 1}
+        old_any = [c for cs in ro.values() for c in cs]
+        for x in gone:
+            if x.name not in pair and x.name not in split and not any((x.name, y.name) in links for y in came):
+                self.add("breaking", "encoding-removed", f"{dh.name}.{x.name}", f"encoding {x.name} removed: "
+                         "its bit patterns decode as nothing", x.name)
+        for y in came:
+            if y.name in paired_new or y.name in merged_into or any((x.name, y.name) in links for x in gone):
+                continue
+            if C.overlap(rn[y.name], old_any):
+                takes = sorted(k for k, cs in ro.items() if C.overlap(rn[y.name], cs))
+                self.add("breaking", "encoding-added", f"{dh.name}.{y.name}", f"encoding {y.name} added, taking bit "
+                         f"patterns that decoded as {', '.join(takes)}", None, y.name)
+            else:
+                self.add("compatible", "encoding-added", f"{dh.name}.{y.name}", f"encoding {y.name} added in bit "
+                         "patterns that decoded as nothing", None, y.name)
+        # the bit patterns each surviving encoding decodes
+        for xo, yn in sorted(pair.items()):
+            a, b = old[xo], new[yn]
+            if a.first != b.first:
+                self.add("breaking", "encoding-position-changed", f"{dh.name}.{yn}", f"encoding {yn} is "
+                         + ("now" if b.first else "no longer") + " the first unit of every program")
+            elif not a.first:
+                self.region(dh.name, xo, yn, ro, rn, pair)
+            self.doc(f"{dh.name}.{yn}", f"alternative {yn}", a, b)
+            ta, tb = a.type.target, b.type.target
+            if ta is not None and tb is not None and ta.name not in self.done_types:
+                self.type_pair(ta, tb, yn)
+
+    def region(self, choice, xo, yn, ro, rn, pair):
+        """Which bit patterns encoding xo (yn now) decodes, before and after."""
+        before, after = ro.get(xo, []), rn.get(yn, [])
+        if C.same(before, after):
+            return
+        gained, lost = C.subtract(after, before), C.subtract(before, after)
+        back = {v: k for k, v in pair.items()}
+        parts = []
+        if gained:
+            froms = sorted(k for k, cs in ro.items() if k != xo and C.overlap(gained, cs))
+            parts.append("now also decodes bit patterns that " + (f"decoded as {', '.join(froms)}" if froms
+                                                                  else "decoded as nothing")
+                         + f" (e.g. {C.describe(gained[0])})")
+        if lost:
+            tos = sorted(back.get(k, k) if back.get(k, k) == k else k for k, cs in rn.items()
+                         if k != yn and C.overlap(lost, cs))
+            parts.append("no longer decodes bit patterns that " + (f"now decode as {', '.join(tos)}" if tos
+                                                                   else "now decode as nothing")
+                         + f" (e.g. {C.describe(lost[0])})")
+        self.add("breaking", "encoding-patterns-changed", f"{choice}.{yn}", f"encoding {yn} " + "; ".join(parts))
+
+    # ------------------------------------------------------------- structs
+
+    def struct(self, s, t, where):
+        length = lambda x: (norm(x.length_text), x.min_length, x.length_flag)
+        if s.bits != t.bits and length(s) == length(t):
+            self.add("breaking", "size-changed", where, f"{where} is {t.bits} bits, was {s.bits}", s.bits, t.bits)
+        if length(s) != length(t):
+            la = s.length_flag or norm(s.length_text) or "fixed"
+            lb = t.length_flag or norm(t.length_text) or "fixed"
+            self.add("breaking", "length-changed", where, f"{where}'s length: "
+                     f"{self.length_desc(t)}, was {self.length_desc(s)}", la, lb)
+        if s.overlay != t.overlay:
+            self.add("breaking", "overlay-changed", where, f"{where}'s variants are "
+                     + ("views now" if t.overlay else "no longer views"))
+        self.members(s.members, t.members, where, where, s.bits, t.bits,
+                     [m for v in s.variants for m in v.members], [m for v in t.variants for m in v.members])
+        self.variants(s, t, where)
+        self.shown(s.displays, t.displays, where)
+        self.rules(s.rules, t.rules, where)
+        self.lets(s.lets, t.lets, where)
+        self.operands(s.operands, t.operands, where)
+
+    @staticmethod
+    def length_desc(s):
+        if s.length_flag:
+            return f"{s.min_length} or {s.bits} bits by its flag {s.length_flag}"
+        if s.length_text:
+            return f"{norm(s.length_text)} bits (at least {s.min_length})"
+        return f"always {s.bits} bits"
+
+    @staticmethod
+    def unknown_mask(members, bits):
+        """Bits no member but reserved bits gives a meaning to (fixed bits
+        have one: they identify the encoding); bits past `bits` count as
+        unknown too, so whatever a longer layout puts there is new."""
+        covered = 0
+        for f in members:
+            if isinstance(f, Field) and f.role != "reserved":
+                covered |= f.bit_set()
+        return ~covered & ~((1 << bits) - 1) | (((1 << bits) - 1) & ~covered)
+
+    def members(self, ma, mb, where, owner_name, bits_a, bits_b, around_a=(), around_b=()):
+        """Fields (and uses) of a struct or of one of its variants; around_*
+        are the other members that give bits a meaning (a variant's for the
+        common members, the common ones for a variant)."""
+        fa = [m for m in ma if isinstance(m, Field)]
+        fb = [m for m in mb if isinstance(m, Field)]
+        unknown_a = self.unknown_mask(list(ma) + list(around_a), bits_a)
+        unknown_b = self.unknown_mask(list(mb) + list(around_b), bits_b)
+        past = lambda g: ("" if not g.bit_set() >> bits_a else " or past the old end"
+                          if g.bit_set() & ((1 << bits_a) - 1) else "")
+        # anonymous fixed bits are compared as a pattern: they identify the encoding
+        fixed = lambda fs: {p: (f.value >> k) & 1 for f in fs if f.role == "fixed" and f.anonymous
+                            for k, p in enumerate(self.positions(f))}
+        xa, xb = fixed(fa), fixed(fb)
+        if xa != xb:
+            added = {p: v for p, v in xb.items() if p not in xa}
+            removed = {p: v for p, v in xa.items() if p not in xb}
+            changed = {p for p in xa if p in xb and xa[p] != xb[p]}
+            bits = []
+            if added:
+                bits.append(f"bits {self.fixed_text(added)} now fixed")
+            if removed:
+                bits.append(f"bits {self.fixed_text(removed)} no longer fixed")
+            if changed:
+                bits.append(f"bits {self.fixed_text({p: xb[p] for p in changed})} fixed to other values")
+            self.add("breaking", "fixed-bits-changed", where, f"{owner_name}'s encoding: " + "; ".join(bits),
+                     self.fixed_text(xa), self.fixed_text(xb))
+        named = lambda fs: {f.name: f for f in fs if not f.anonymous}
+        na, nb = named(fa), named(fb)
+        gone = [f for f in fa if not f.anonymous and f.name not in nb]
+        came = [f for f in fb if not f.anonymous and f.name not in na]
+        for f in list(gone):
+            g = next((g for g in came if g.pieces == f.pieces and g.count == f.count and g.role == f.role), None)
+            if g is None:
+                continue
+            gone.remove(f)
+            came.remove(g)
+            if similar_names(f.name, g.name):
+                self.add("cosmetic", "field-renamed", f"{where}.{g.name}", f"field {f.name} of {owner_name} "
+                         f"renamed to {g.name}", f.name, g.name)
+                self.field_pair(f, g, where, owner_name, unknown_a)
+            else:
+                self.add("breaking", "field-replaced", f"{where}.{g.name}", f"field {f.name} of {owner_name} "
+                         f"(bits {bits_text(f.pieces, f.count, f.stride)}) is {g.name} now: another meaning",
+                         f.name, g.name)
+        for f in gone:
+            if f.role == "reserved":
+                continue  # only a name goes; what the bits mean now is said where it changed
+            fate = "its bits are reserved now" if f.bit_set() & ~unknown_b == 0 else "its bits mean something else now"
+            self.add("breaking", "field-removed", f"{where}.{f.name}", f"{f.role} {f.name} of {owner_name} "
+                     f"(bits {bits_text(f.pieces, f.count, f.stride)}) removed: {fate}", bits_text(f.pieces), None)
+        for g in came:
+            if g.role == "reserved":
+                continue
+            bits = bits_text(g.pieces, g.count, g.stride)
+            if g.bit_set() & ~unknown_a == 0:
+                self.add("compatible", "field-added", f"{where}.{g.name}", f"{g.role} {g.name} of {owner_name} "
+                         f"added in bits {bits}, which were " + ("past the old end" if past(g) == "" and g.bit_set() >> bits_a
+                                                              else f"reserved{past(g)}"), None, bits)
+            else:
+                was_fixed = any(f.role == "fixed" and f.bit_set() & g.bit_set() for f in fa)
+                self.add("breaking", "field-added", f"{where}.{g.name}", f"{g.role} {g.name} of {owner_name} added "
+                         f"in bits {bits}, which " + ("were fixed" if was_fixed else "meant something else"),
+                         None, bits)
+        for name, f in na.items():
+            if name in nb:
+                self.field_pair(f, nb[name], where, owner_name, unknown_a)
+        ua = {u.name: u for u in ma if isinstance(u, Use)}
+        ub = {u.name: u for u in mb if isinstance(u, Use)}
+        for name in sorted(set(ua) | set(ub)):
+            x, y = ua.get(name), ub.get(name)
+            if x is None or y is None or (x.operand_name, norm(x.args_text)) != (y.operand_name, norm(y.args_text)):
+                self.add("cosmetic", "use-changed", f"{where}.{name}", f"operand {name} of {owner_name} "
+                         + ("added" if x is None else "removed" if y is None else "applies another rule"),
+                         None if x is None else f"{x.operand_name}({x.args_text})",
+                         None if y is None else f"{y.operand_name}({y.args_text})")
+
+    @staticmethod
+    def positions(f):
+        out = []
+        for i in range(f.count):
+            for lo, w in f.element_pieces(i):
+                out.extend(range(lo, lo + w))
+        return out
+
+    @staticmethod
+    def fixed_text(bits):
+        """{pos: value} as '8 = 1, 16..19 = 0x0'."""
+        if not bits:
+            return "none"
+        mask = value = 0
+        for p, v in bits.items():
+            mask |= 1 << p
+            value |= v << p
+        return C.describe((mask, value))
+
+    def field_pair(self, f, g, where, owner_name, unknown_a):
+        path = f"{where}.{g.name}"
+        what = f"field {g.name} of {owner_name}"
+        if f.role != g.role:
+            if f.role == "reserved" and g.role in ("field",):
+                self.add("compatible", "field-defined", path, f"{what}: its reserved bits are a field now")
+            elif g.role == "reserved":
+                self.add("breaking", "field-reserved", path, f"{what} is reserved bits now")
+            else:
+                self.add("breaking", "field-role-changed", path, f"{what} is a {g.role} now, was a {f.role}",
+                         f.role, g.role)
+        if f.pieces != g.pieces or f.count != g.count or f.stride != g.stride:
+            old_bits, new_bits = f.bit_set(), g.bit_set()
+            if f.role == g.role == "reserved":
+                # what took or gave the bits is said where it happened
+                shrank = new_bits & ~old_bits == 0
+                self.add("compatible" if shrank else "cosmetic", "reserved-changed", path, f"reserved {g.name} of "
+                         f"{owner_name} is bits {bits_text(g.pieces, g.count, g.stride)} now, was "
+                         f"{bits_text(f.pieces, f.count, f.stride)}", bits_text(f.pieces, f.count, f.stride),
+                         bits_text(g.pieces, g.count, g.stride))
+            elif f.width == g.width and f.count == g.count:
+                self.add("breaking", "field-moved", path, f"{what} moved from bits "
+                         f"{bits_text(f.pieces, f.count, f.stride)} to {bits_text(g.pieces, g.count, g.stride)}; every "
+                         f"{owner_name} with {g.name} != 0 now decodes differently",
+                         bits_text(f.pieces, f.count, f.stride), bits_text(g.pieces, g.count, g.stride))
+            elif (g.width > f.width and f.count == g.count and self.positions(g)[:f.width] == self.positions(f)
+                  and (new_bits & ~old_bits) & ~unknown_a == 0):
+                self.add("compatible", "field-widened", path, f"{what} widened from {f.width} to {g.width} bits "
+                         f"({bits_text(g.pieces, g.count, g.stride)}) into bits that were reserved",
+                         bits_text(f.pieces), bits_text(g.pieces))
+            else:
+                self.add("breaking", "field-resized", path, f"{what} is {plural(g.width, 'bit')} at "
+                         f"{bits_text(g.pieces, g.count, g.stride)}, was {plural(f.width, 'bit')} at "
+                         f"{bits_text(f.pieces, f.count, f.stride)}", bits_text(f.pieces, f.count, f.stride),
+                         bits_text(g.pieces, g.count, g.stride))
+        if not self.same_type(f.type, g.type):
+            cls = "cosmetic" if type_kind(f.type) == type_kind(g.type) and not f.type.aggregate else "breaking"
+            how = "the same values, printed differently" if cls == "cosmetic" else "its values read differently"
+            self.add(cls, "field-retyped", path, f"{what} is {type_text(g.type)} now, was {type_text(f.type)}: {how}",
+                     type_text(f.type), type_text(g.type))
+        if f.role == "fixed" and f.value != g.value:
+            self.add("breaking", "fixed-value-changed", path, f"{what} is fixed to {g.value:#x} now, was {f.value:#x}",
+                     f.value, g.value)
+        for attr, label in (("default", "default"), ("expect", "expected value"), ("format", "format"),
+                            ("severity", "finding severity"), ("expect_severity", "expected-value severity")):
+            x, y = getattr(f, attr), getattr(g, attr)
+            if attr == "format" and f.type.name != g.type.name:
+                continue  # the type says it (hex)
+            if x != y:
+                self.add("cosmetic", f"field-{attr.replace('_', '-')}-changed", path, f"{what}: {label} {y}, was {x}",
+                         x, y)
+        self.doc(path, what, f, g)
+
+    # ------------------------------------------------------------- variants
+
+    def variants(self, s, t, where):
+        a = {v.name: v for v in s.variants}
+        b = {v.name: v for v in t.variants}
+        ra = C.regions([(v.name, v.priority if not v.fallback else -(1 << 62), v.patterns) for v in s.variants]) \
+            if s.variants else {}
+        rb = C.regions([(v.name, v.priority if not v.fallback else -(1 << 62), v.patterns) for v in t.variants]) \
+            if t.variants else {}
+        for v in s.variants:
+            if v.name not in b:
+                self.add("breaking", "variant-removed", f"{where}.{v.name}", f"variant {v.name} of {where} removed")
+        for v in t.variants:
+            if v.name not in a:
+                cls = "breaking" if C.overlap(rb[v.name], [c for cs in ra.values() for c in cs]) else "compatible"
+                self.add(cls, "variant-added", f"{where}.{v.name}", f"variant {v.name} of {where} added")
+        for name, v in a.items():
+            w = b.get(name)
+            if w is None:
+                continue
+            vwhere = f"{where}.{name}"
+            if not C.same(ra[name], rb[name]):
+                self.add("breaking", "variant-patterns-changed", vwhere, f"variant {name} of {where} is chosen by "
+                         "other bit patterns")
+            if (norm(v.length_text), v.path_named) != (norm(w.length_text), w.path_named):
+                self.add("breaking", "variant-length-changed", vwhere, f"variant {name} of {where}: its length or "
+                         "paths changed")
+            self.members(v.members, w.members, vwhere, f"{where} ({name})", s.bits, t.bits, s.members, t.members)
+            self.shown(v.displays, w.displays, vwhere)
+            self.rules(v.rules, w.rules, vwhere)
+            self.lets(v.lets, w.lets, vwhere)
+            self.operands(v.operands, w.operands, vwhere)
+            self.doc(vwhere, f"variant {name} of {where}", v, w)
+
+    # ------------------------------------------------------------- sequences
+
+    def sequence(self, s, t, where):
+        if (s.align, norm(s.size_text)) != (t.align, norm(t.size_text)):
+            self.add("breaking", "sequence-layout-changed", where, f"{where}'s size or alignment changed",
+                     norm(s.size_text), norm(t.size_text))
+        a = {i.name: i for i in s.items}
+        b = {i.name: i for i in t.items}
+        if [i.name for i in s.items if i.name in b] != [i.name for i in t.items if i.name in a]:
+            self.add("breaking", "items-reordered", where, f"the items of {where} come in another order")
+        for i in s.items:
+            if i.name not in b:
+                self.add("breaking", "item-removed", f"{where}.{i.name}", f"item {i.name} of {where} removed")
+        for i in t.items:
+            if i.name not in a:
+                self.add("breaking", "item-added", f"{where}.{i.name}", f"item {i.name} of {where} added")
+        for name, i in a.items():
+            j = b.get(name)
+            if j is None:
+                continue
+            path = f"{where}.{name}"
+            if not self.same_type(i.type, j.type):
+                self.add("breaking", "item-retyped", path, f"item {name} of {where} is a {j.type.name} now, was a "
+                         f"{i.type.name}", i.type.name, j.type.name)
+            for attr in ("present_text", "count_text"):
+                if norm(getattr(i, attr)) != norm(getattr(j, attr)):
+                    self.add("breaking", "item-condition-changed", path, f"item {name} of {where}: when it is there "
+                             "or how many changed", norm(getattr(i, attr)), norm(getattr(j, attr)))
+            if (i.max, i.align) != (j.max, j.align):
+                self.add("breaking", "item-limits-changed", path, f"item {name} of {where}: its maximum count or "
+                         "alignment changed")
+            self.doc(path, f"item {name} of {where}", i, j)
+        da = {d.field: norm(d.value_text) for d in s.derives}
+        db = {d.field: norm(d.value_text) for d in t.derives}
+        for k in sorted(set(da) | set(db)):
+            if da.get(k) != db.get(k):
+                self.add("breaking", "derive-changed", f"{where}.{k}", f"what the encoder computes for {k} of {where} "
+                         "changed", da.get(k), db.get(k))
+        self.shown(s.displays, t.displays, where)
+        self.rules(s.rules, t.rules, where)
+        self.lets(s.lets, t.lets, where)
+        self.operands(s.operands, t.operands, where)
+
+    # ------------------------------------------------------------- text and rules
+
+    def shown(self, da, db, where):
+        """Displays, matched by their condition."""
+        a = [(norm(d.when_text), d.text) for d in da]
+        b = [(norm(d.when_text), d.text) for d in db]
+        if a == b:
+            return
+        ta, tb = dict(a), dict(b)
+        cond = lambda w: f" when {w}" if w else " by default"
+        for when, x in a:
+            if when not in tb:
+                self.add("cosmetic", "display-removed", where, f"{where} no longer has a display{cond(when)} ({clip(x, 60)})",
+                         x, None)
+            elif tb[when] != x:
+                self.add("cosmetic", "display-changed", where, f"{where} prints differently{cond(when)}: "
+                         f"{text_change(x, tb[when])}", x, tb[when])
+        for when, y in b:
+            if when not in ta:
+                self.add("cosmetic", "display-added", where, f"{where} has a new display{cond(when)} ({clip(y, 60)})",
+                         None, y)
+        if [w for w, _ in a if w in tb] != [w for w, _ in b if w in ta]:
+            self.add("cosmetic", "displays-reordered", where, f"{where}'s displays are tried in another order")
+
+    def rules(self, ra, rb, where):
+        key = lambda r: (norm(r.check_text), norm(r.when_text), r.severity, r.field, r.message_text)
+        a = {r.name: r for r in ra}
+        b = {r.name: r for r in rb}
+        for name in sorted(set(a) | set(b)):
+            x, y = a.get(name), b.get(name)
+            if x is None:
+                self.add("cosmetic", "rule-added", f"{where} rule {name}", f"validator rule {name} of {where} added",
+                         None, norm(y.check_text))
+            elif y is None:
+                self.add("cosmetic", "rule-removed", f"{where} rule {name}", f"validator rule {name} of {where} "
+                         "removed", norm(x.check_text))
+            elif key(x) != key(y):
+                self.add("cosmetic", "rule-changed", f"{where} rule {name}", f"validator rule {name} of {where} "
+                         "changed", norm(x.check_text), norm(y.check_text))
+            else:
+                self.doc(f"{where} rule {name}", f"rule {name}", x, y)
+
+    def lets(self, la, lb, where):
+        a = {l.name: norm(l.value_text) for l in la}
+        b = {l.name: norm(l.value_text) for l in lb}
+        for name in sorted(set(a) | set(b)):
+            if a.get(name) != b.get(name):
+                self.add("cosmetic", "let-changed", f"{where}.{name}", f"<let> {name} of {where} "
+                         + ("added" if name not in a else "removed" if name not in b else "changed"),
+                         a.get(name), b.get(name))
+
+    def operands(self, oa, ob, where):
+        a = {o.name: o for o in oa}
+        b = {o.name: o for o in ob}
+        scope = f" of {where}" if where else ""
+        for name in sorted(set(a) | set(b)):
+            x, y = a.get(name), b.get(name)
+            path = f"{where}.{name}" if where else f"operand {name}"
+            if x is None or y is None:
+                self.add("cosmetic", "operand-added" if x is None else "operand-removed", path,
+                         f"operand rule {name}{scope} " + ("added" if x is None else "removed"))
+                continue
+            cases = lambda o: [(norm(c.when_text), c.display_text, c.undefined, c.message_text) for c in o.cases]
+            if x.params != y.params or cases(x) != cases(y):
+                detail = ""
+                if x.params == y.params and len(x.cases) == len(y.cases):
+                    diffs = [text_change(c[1], d[1]) for c, d in zip(cases(x), cases(y)) if c[1] != d[1]]
+                    if diffs:
+                        detail = ": " + "; ".join(diffs[:3])
+                self.add("cosmetic", "operand-changed", path, f"operand rule {name}{scope} changed{detail}",
+                         " | ".join(c[1] for c in cases(x)), " | ".join(c[1] for c in cases(y)))
+            self.doc(path, f"operand {name}", x, y)
+
+
+def diff(old, new):
+    """The changes from spec model `old` to `new`, sorted by class."""
+    return Differ(old, new).run()

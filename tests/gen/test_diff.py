@@ -1,0 +1,378 @@
+"""isagen diff: one synthetic spec pair per kind of change, each with the
+exact set of changes and classes it must report (so nothing spurious
+either); a spec against itself is empty; the real version histories of
+AGX, TGSI and the SPH report what the fact sheets list (agx.md §3.2-3.3,
+tgsi.md §3-5, sph.md §6a) and leave alone what they call unchanged; the
+command's formats, --fail-on, FILE@REV and --corpus."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from gen.isagenlib import cli, diff
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ISAGEN = os.path.join(ROOT, "gen", "isagen")
+
+
+def spec(body, extra=""):
+    return f"""<?xml version="1.0"?>
+<isa name="t">
+  <stream unit="I"/>
+  {extra}
+  {body}
+</isa>
+"""
+
+
+# An instruction set of 16-bit encodings told apart by their low 4 bits.
+BASE = """
+  <enum name="Op" width="2">
+    <value name="ADD" value="0"/>
+    <value name="SUB" value="1"/>
+    <value name="KILP" value="2"/>
+  </enum>
+  <struct name="Alu" bits="16">
+    <fixed bits="0..3" value="1"/>
+    <field name="op" bits="4..5" type="Op"/>
+    <field name="d" bits="6..9" type="uint"/>
+    <field name="u2" bits="10" type="uint"/>
+    <reserved bits="11..15"/>
+    <display>{op} r{d}</display>
+  </struct>
+  <struct name="Nop" bits="16">
+    <fixed bits="0..3" value="0"/>
+    <reserved bits="4..15"/>
+    <display>nop</display>
+  </struct>
+  <choice name="I">
+    <alt type="Alu"/>
+    <alt type="Nop"/>
+  </choice>
+"""
+
+
+def changes(old_xml, new_xml):
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in (("old.xml", old_xml), ("new.xml", new_xml)):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        a = cli.load_spec(os.path.join(d, "old.xml"), display_path="old.xml")
+        b = cli.load_spec(os.path.join(d, "new.xml"), display_path="new.xml")
+        return diff.diff(a, b)
+
+
+def triples(cs):
+    return {(c.cls, c.kind, c.where) for c in cs}
+
+
+class Synthetic(unittest.TestCase):
+    def expect(self, old_body, new_body, *want):
+        got = changes(spec(old_body), spec(new_body))
+        self.assertEqual(triples(got), set(want), "\n".join(f"{c.cls} {c.kind} {c.where}: {c.text}" for c in got))
+        return got
+
+    def test_a_spec_against_itself_is_empty(self):
+        self.assertEqual(changes(spec(BASE), spec(BASE)), [])
+
+    def test_reformatted_xml_is_no_change(self):
+        moved = BASE.replace('<struct name="Nop" bits="16">', '<struct   name="Nop"\n bits="16" >')
+        self.assertEqual(changes(spec(BASE), spec(moved)), [])
+
+    def test_field_moved(self):
+        new = BASE.replace('bits="6..9" type="uint"', 'bits="7..10" type="uint"').replace(
+            '<field name="u2" bits="10"', '<field name="u2" bits="6"')
+        got = self.expect(BASE, new, ("breaking", "field-moved", "Alu.d"), ("breaking", "field-moved", "Alu.u2"))
+        self.assertIn("field d of Alu moved from bits 6..9 to 7..10; every Alu with d != 0 now decodes differently",
+                      [c.text for c in got])
+
+    def test_field_widened_into_reserved_bits(self):
+        new = BASE.replace('<field name="u2" bits="10" type="uint"/>\n    <reserved bits="11..15"/>',
+                           '<field name="u2" bits="10..11" type="uint"/>\n    <reserved bits="12..15"/>')
+        self.expect(BASE, new, ("compatible", "field-widened", "Alu.u2"))
+
+    def test_field_narrowed(self):
+        new = BASE.replace('bits="6..9" type="uint"', 'bits="6..8" type="uint"').replace(
+            '<field name="u2" bits="10"', '<reserved bits="9"/><field name="u2" bits="10"')
+        self.expect(BASE, new, ("breaking", "field-resized", "Alu.d"))
+
+    def test_field_renamed_or_replaced(self):
+        # a placeholder name given a meaning keeps its bits: a rename
+        self.expect(BASE, BASE.replace('name="u2"', 'name="g"'), ("cosmetic", "field-renamed", "Alu.g"))
+        # another name with nothing in common: the bits mean something else
+        self.expect(BASE, BASE.replace('name="d"', 'name="cond"').replace("r{d}", "r{cond}"),
+                    ("breaking", "field-replaced", "Alu.cond"), ("cosmetic", "display-changed", "Alu"))
+
+    def test_field_retyped(self):
+        self.expect(BASE, BASE.replace('"6..9" type="uint"', '"6..9" type="hex"'),
+                    ("cosmetic", "field-retyped", "Alu.d"))
+        self.expect(BASE, BASE.replace('"6..9" type="uint"', '"6..9" type="sint"'),
+                    ("breaking", "field-retyped", "Alu.d"))
+
+    def test_field_added_in_reserved_bits_and_removed(self):
+        new = BASE.replace('<reserved bits="11..15"/>', '<field name="neg" bits="11" type="bool"/><reserved bits="12..15"/>')
+        self.expect(BASE, new, ("compatible", "field-added", "Alu.neg"))
+        self.expect(new, BASE, ("breaking", "field-removed", "Alu.neg"))
+
+    def test_encoding_added_in_unused_space(self):
+        new = BASE.replace("<choice", '<struct name="Mov" bits="16"><fixed bits="0..3" value="2"/><field name="d" '
+                           'bits="4..15" type="uint"/></struct>\n  <choice').replace(
+            '<alt type="Nop"/>', '<alt type="Nop"/><alt type="Mov"/>')
+        self.expect(BASE, new, ("compatible", "encoding-added", "I.Mov"))
+        self.expect(new, BASE, ("breaking", "encoding-removed", "I.Mov"))
+
+    def test_encoding_added_over_an_existing_one(self):
+        new = BASE.replace("<choice", '<struct name="Halt" bits="16"><fixed bits="0..15" value="0xfff0"/></struct>\n'
+                           '  <choice').replace('<alt type="Nop"/>', '<alt type="Nop"/><alt type="Halt" priority="1"/>')
+        self.expect(BASE, new, ("breaking", "encoding-added", "I.Halt"),
+                    ("breaking", "encoding-patterns-changed", "I.Nop"))
+
+    def test_encoding_renamed(self):
+        new = BASE.replace('"Nop"', '"NoOp"')
+        self.expect(BASE, new, ("cosmetic", "encoding-renamed", "I.NoOp"))
+
+    def test_encoding_split(self):
+        new = BASE.replace('<struct name="Nop" bits="16">\n    <fixed bits="0..3" value="0"/>\n    <reserved bits="4..15"/>',
+                           '<struct name="Nop" bits="16">\n    <fixed bits="0..4" value="0"/>\n    <reserved bits="5..15"/>')
+        new = new.replace('"Nop"', '"NopA"').replace("<choice", '<struct name="NopB" bits="16"><fixed bits="0..4" '
+                                                     'value="0x10"/><reserved bits="5..15"/></struct>\n  <choice')
+        new = new.replace('<alt type="NopA"/>', '<alt type="NopA"/><alt type="NopB"/>')
+        self.expect(BASE, new, ("breaking", "encoding-split", "I.Nop"))
+
+    def test_fixed_bits_and_length(self):
+        new = BASE.replace('<fixed bits="0..3" value="1"/>', '<fixed bits="0..3" value="1"/>', 1).replace(
+            '<reserved bits="11..15"/>', '<reserved bits="11..14"/><fixed bits="15" value="0"/>')
+        got = self.expect(BASE, new, ("breaking", "fixed-bits-changed", "Alu"),
+                          ("breaking", "encoding-patterns-changed", "I.Alu"))
+        self.assertIn("Alu's encoding: bits 15 = 0 now fixed", [c.text for c in got])
+        longer = BASE.replace('<struct name="Alu" bits="16">', '<struct name="Alu" bits="24">').replace(
+            '<reserved bits="11..15"/>', '<reserved bits="11..23"/>')
+        self.expect(BASE, longer, ("breaking", "size-changed", "Alu"))
+        flag = BASE.replace('<struct name="Alu" bits="16">', '<struct name="Alu" bits="24" min-length="16" '
+                            'length-flag="L">').replace('<reserved bits="11..15"/>',
+                                                        '<field name="L" bits="11" type="bool"/><reserved bits="12..23"/>')
+        # (the same bit patterns still select Alu: with L clear, bits past 16 belong to the next unit)
+        self.expect(BASE, flag, ("breaking", "length-changed", "Alu"), ("compatible", "field-added", "Alu.L"))
+
+    def test_enum_values(self):
+        self.expect(BASE, BASE.replace('<value name="KILP" value="2"/>', '<value name="KILP" value="2"/><value '
+                                       'name="MUL" value="3"/>'), ("compatible", "value-added", "Op.MUL"))
+        self.expect(BASE, BASE.replace('<value name="KILP" value="2"/>', ''), ("breaking", "value-removed", "Op.KILP"))
+        self.expect(BASE, BASE.replace('name="KILP"', 'name="KILL"'), ("cosmetic", "value-renamed", "Op.KILL"))
+        self.expect(BASE, BASE.replace('name="SUB"', 'name="TEX_LZ"'), ("breaking", "value-replaced", "Op.TEX_LZ"))
+        self.expect(BASE, BASE.replace('name="SUB" value="1"', 'name="SUB" value="3"'),
+                    ("breaking", "value-moved", "Op.SUB"))
+        self.expect(BASE, BASE.replace('name="SUB" value="1"', 'name="SUB" value="1" display="sub"'),
+                    ("cosmetic", "value-display-changed", "Op.SUB"))
+
+    def test_printing_rules_and_docs(self):
+        self.expect(BASE, BASE.replace("{op} r{d}", "{op} R{d}"), ("cosmetic", "display-changed", "Alu"))
+        self.expect(BASE, BASE.replace("<display>nop</display>", '<rule name="zero" check="1" message="never"/><display>nop</display>'),
+                    ("cosmetic", "rule-added", "Nop rule zero"))
+        self.expect(BASE, BASE.replace('<struct name="Nop" bits="16">', '<struct name="Nop" bits="16"><doc>Does '
+                                       'nothing.</doc>'), ("doc", "doc-changed", "Nop"))
+
+
+class Real(unittest.TestCase):
+    """The version histories the fact sheets describe."""
+
+    @classmethod
+    def setUpClass(cls):
+        def run(old, new):
+            a = cli.load_spec(os.path.join(ROOT, "xml", old[0]), version=old[1])
+            b = cli.load_spec(os.path.join(ROOT, "xml", new[0]), version=new[1])
+            return diff.diff(a, b)
+        cls.agx = run(("agx-g13.xml", "2021"), ("agx-g13.xml", "4c5bae6"))
+        cls.tgsi = run(("tgsi.xml", "mesa-7.10"), ("tgsi.xml", "mesa-22.3.6"))
+        cls.sph = run(("nv-sph.xml", "v3"), ("nv-sph.xml", "v4"))
+
+    def assert_has(self, cs, *want):
+        got = triples(cs)
+        for w in want:
+            self.assertIn(w, got)
+
+    def assert_untouched(self, cs, names, allowed=("cosmetic", "doc")):
+        """No change but an allowed class touches these encodings or types."""
+        for c in cs:
+            for n in names:
+                if c.where in (n, f"Instruction.{n}") or c.where.startswith(n + "."):
+                    self.assertIn(c.cls, allowed, f"{n}: {c.text}")
+
+    def test_agx_2021_to_4c5bae6_has_the_known_changes(self):
+        B, C, K = "breaking", "compatible", "cosmetic"
+        self.assert_has(
+            self.agx,
+            # agx.md §3.2, renamed
+            (K, "encoding-renamed", "Instruction.fadd32"), (K, "encoding-renamed", "Instruction.fmadd32"),
+            (K, "encoding-renamed", "Instruction.fmul32"), (K, "encoding-renamed", "Instruction.TODO_ld_st_tile"),
+            (K, "encoding-renamed", "Instruction.TODO_stack_adjust"), (K, "display-changed", "mov_imm16"),
+            (K, "display-changed", "mov_imm32"), (B, "encoding-split", "Instruction.ld_var"),
+            (K, "display-changed", "bitop"), (K, "display-added", "bitop"),
+            # length changed
+            (B, "length-changed", "fadd32"), (B, "length-changed", "fadd16"), (B, "length-changed", "fmul32"),
+            (B, "length-changed", "fmul16"), (B, "length-changed", "TODO_ld_st_tile"),
+            # new fields in former unknown bits
+            (C, "field-added", "mov_imm32.kill"), (C, "field-added", "dfdx.kill"), (C, "field-added", "dfdy.kill"),
+            (K, "field-renamed", "device_load.g"), (K, "field-renamed", "device_store.g"),
+            (C, "field-added", "device_store.u6"), (B, "fixed-bits-changed", "device_load"),
+            (B, "fixed-bits-changed", "device_store"), (K, "field-renamed", "texture_sample.compare"),
+            (K, "field-renamed", "texture_sample.mode"), (K, "field-renamed", "texture_sample.slot"),
+            (B, "field-added", "texture_sample.kill"), (B, "field-added", "texture_sample.Cs"),
+            (B, "field-resized", "texture_sample.n"), (K, "field-retyped", "texture_sample.q6"),
+            # fixed bits removed, and what that does (§3.3)
+            (B, "fixed-bits-changed", "stack_load"), (B, "fixed-bits-changed", "stack_store"),
+            (B, "encoding-patterns-changed", "Instruction.stack_get_ptr"),
+            (B, "encoding-patterns-changed", "Instruction.TODO_stack_adjust"),
+            # re-decoded: ld/st_tile, the memory mask names
+            (B, "field-removed", "TODO_ld_st_tile.rt"), (K, "field-retyped", "device_load.mask"),
+        )
+        texts = {c.text for c in self.agx}
+        self.assertIn("encoding ld_var split into iter, iterproj, TODO_ldcf", texts)
+        self.assertIn("bitop prints differently when tt == 5 && b_zero: bitop_mov → mov", texts)
+        self.assertIn("mov_imm16 prints differently by default: mov → mov_imm", texts)
+
+    def test_agx_leaves_the_unchanged_instructions_alone(self):
+        # agx.md §3.2 "Unchanged": their bits mean what they meant
+        self.assert_untouched(self.agx, [
+            "mov_imm16", "mov_imm32", "get_sr", "iadd", "imadd", "convert", "bfi", "bfeil", "extr", "shlhi", "shrhi",
+            "asr", "asrh", "bitop", "bitrev", "popcount", "ffs", "fmadd16", "floor", "ceil", "trunc", "rint", "rcp",
+            "rsqrt", "rsqrt_special", "sin_pt_1", "sin_pt_2", "log2", "exp2", "icmpsel", "fcmpsel", "icmp_ballot",
+            "fcmp_ballot", "simd_shuffle", "simd_shuffle_down", "wait", "uniform_store", "threadgroup_load",
+            "threadgroup_store", "threadgroup_barrier", "jmp_exec_any", "jmp_exec_none", "pop_exec", "if_icmp",
+            "if_fcmp", "else_icmp", "else_fcmp", "while_icmp", "while_fcmp", "ret", "stop", "trap", "call"],
+            # new fields in unknown bits are the compatible kind (mov_imm32's kill)
+            allowed=("compatible", "cosmetic", "doc"))
+        # and the seed-era instructions HEAD only renamed stay put bit for bit
+        for name in ("fmadd32", "TODO_stack_adjust"):
+            self.assertFalse([c for c in self.agx if c.where.startswith(name + ".") and c.cls == "breaking"])
+
+    def test_tgsi_mesa_7_10_to_22_3_6_has_the_known_changes(self):
+        B, K = "breaking", "cosmetic"
+        self.assert_has(
+            self.tgsi,
+            # tgsi.md §3: the processor numbering changed meaning
+            (B, "value-moved", "Processor.VERT"), (B, "value-moved", "Processor.FRAG"),
+            (B, "value-moved", "Processor.GEOM"),
+            # §5: the legacy declaration and instruction tokens
+            (B, "field-removed", "DeclToken.CylindricalWrap"), (B, "field-resized", "DeclToken.Interpolate"),
+            (B, "field-replaced", "DeclToken.Atomic"), (B, "field-resized", "InsnToken.Saturate"),
+            (B, "field-removed", "InsnToken.Predicate"), (B, "item-removed", "Instruction.pred"),
+            # indirect operands are ind-register tokens, not whole source registers
+            (B, "item-retyped", "SrcOperand.ind"), (B, "item-retyped", "DstOperand.ind"),
+            # §6: KILP and KIL were renamed
+            (K, "value-renamed", "Opcode.KILL"), (K, "value-renamed", "Opcode.KILL_IF"),
+        )
+
+    def test_tgsi_tokens_the_fact_sheet_calls_identical_are(self):
+        # tgsi.md §5: header, range, dimension, declaration dimension, dst and
+        # src register, property and label tokens are bit-identical
+        self.assert_untouched(self.tgsi, ["Header", "DeclRange", "Dimension", "DeclDimension", "DstRegister",
+                                          "SrcRegister", "PropToken", "InsnLabel"], allowed=("doc",))
+
+
+    def test_sph_v3_to_v4_is_what_sph_md_6a_lists(self):
+        B, C = "breaking", "compatible"
+        removed = [f"CommonWord0.{n}" for n in ("DoesLoadOrStore", "DoesFp64")] + \
+            ["CommonWord3.ShaderLocalMemoryCrsSize"] + \
+            [f"{m}SystemValuesA.{m}Tessellation{n}" for m in ("Imap", "Omap")
+             for n in ("LodLeft", "LodRight", "LodBottom", "LodTop", "InteriorU", "InteriorV")]
+        added = [f"{m}SystemValuesA.{m}VprsTableIndex" for m in ("Imap", "Omap")] + \
+            [f"Header.VTG.{n}" for n in ("ImapSystemValuesD", "OmapSystemValuesD", "VmapSystemValuesA",
+                                          "VmapSystemValuesB", "VmapGenericVector", "VmapColor", "VmapSystemValuesC",
+                                          "VmapFixedFncTexture", "VmapSystemValuesD")] + \
+            [f"Header.PS.{n}" for n in ("ImapSystemValuesD", "ReadsInterlockTicket", "UsesInnerCoverage",
+                                         "ImapSystemValuesAExt", "ImapSystemValuesBExt", "ImapGenericVectorExt",
+                                         "ImapColorExt", "ImapSystemValuesCExt", "ImapFixedFncTextureExt",
+                                         "ImapSystemValuesDExt")]
+        self.assert_has(self.sph, (B, "size-changed", "Header"), *[(B, "field-removed", w) for w in removed],
+                        *[(C, "field-added", w) for w in added])
+        # and nothing else decodes differently: the header grew, and those fields went
+        breaking = {c.where for c in self.sph if c.cls == "breaking"}
+        self.assertEqual(breaking, set(removed) | {"Header"})
+
+class Command(unittest.TestCase):
+    def run_isagen(self, *args, cwd=ROOT):
+        return subprocess.run([ISAGEN, *args], cwd=cwd, capture_output=True, text=True)
+
+    def test_formats_and_fail_on(self):
+        r = self.run_isagen("diff", "xml/agx-g13.xml:2021", "xml/agx-g13.xml:4c5bae6")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("xml/agx-g13.xml:2021 -> xml/agx-g13.xml:4c5bae6: "))
+        self.assertIn("\nBreaking (", r.stdout)
+        self.assertIn("  mov_imm16: mov_imm16 prints differently by default: mov → mov_imm\n", r.stdout)
+        r = self.run_isagen("diff", "xml/agx-g13.xml:2021", "xml/agx-g13.xml:4c5bae6", "--format", "json",
+                            "--fail-on", "breaking")
+        self.assertEqual(r.returncode, 1)
+        doc = json.loads(r.stdout)
+        self.assertEqual(doc["old"], "xml/agx-g13.xml:2021")
+        self.assertEqual(doc["summary"]["breaking"], sum(1 for c in doc["changes"] if c["class"] == "breaking"))
+        r = self.run_isagen("diff", "xml/agx-g13.xml:2021", "xml/agx-g13.xml", "--format", "markdown")
+        self.assertIn("#### Breaking (", r.stdout)
+        self.assertIn("- `Instruction.fadd32`: encoding fadd renamed to fadd32", r.stdout)
+        r = self.run_isagen("diff", "xml/lima-gp.xml", "xml/lima-gp.xml", "--fail-on", "doc")
+        self.assertEqual((r.returncode, r.stdout), (0, "xml/lima-gp.xml -> xml/lima-gp.xml: no changes\n"))
+
+    def test_bad_sides(self):
+        r = self.run_isagen("diff", "xml/tgsi.xml:mesa-99", "xml/tgsi.xml")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no version 'mesa-99'", r.stderr)
+        r = self.run_isagen("diff", "xml/nope.xml", "xml/tgsi.xml")
+        self.assertEqual(r.returncode, 2)
+
+    def test_a_file_at_a_git_revision(self):
+        with tempfile.TemporaryDirectory() as d:
+            git = lambda *a: subprocess.run(["git", "-C", d, *a], capture_output=True, text=True, check=True)
+            git("init", "-q")
+            path = os.path.join(d, "t.xml")
+            with open(path, "w") as f:
+                f.write(spec(BASE))
+            git("add", "t.xml")
+            git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+            with open(path, "w") as f:
+                f.write(spec(BASE.replace('name="KILP"', 'name="KILL"')))
+            r = self.run_isagen("diff", "t.xml@HEAD", "t.xml", "--format", "json", cwd=d)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            doc = json.loads(r.stdout)
+            self.assertEqual(doc["old"], "t.xml@HEAD")
+            self.assertEqual([(c["kind"], c["old"], c["new"]) for c in doc["changes"]],
+                             [("value-renamed", "KILP", "KILL")])
+            r = self.run_isagen("diff", "t.xml@nosuchrev", "t.xml", cwd=d)
+            self.assertEqual(r.returncode, 2)
+
+    @unittest.skipUnless(shutil.which(os.environ.get("CC", "cc")), "needs a C compiler")
+    def test_corpus_lists_what_decodes_or_prints_differently(self):
+        with tempfile.TemporaryDirectory() as d:
+            old, new = os.path.join(d, "old.xml"), os.path.join(d, "new.xml")
+            with open(old, "w") as f:
+                f.write(spec(BASE))
+            with open(new, "w") as f:
+                # d moves up a bit; SUB prints in lower case
+                f.write(spec(BASE.replace('bits="6..9" type="uint"', 'bits="7..10" type="uint"').replace(
+                    '<field name="u2" bits="10"', '<field name="u2" bits="6"').replace(
+                    'name="SUB" value="1"', 'name="SUB" value="1" display="sub"')))
+            corpus = os.path.join(d, "c.jsonl")
+            with open(corpus, "w") as f:
+                # ADD r0 (unchanged), SUB r0 (printed differently), ADD with d = 1 (decodes differently),
+                # and bytes that are no encoding at all
+                for i, h in enumerate(["0100", "1100", "4100", "0f00"]):
+                    f.write(json.dumps({"id": f"e{i}", "hex": h}) + "\n")
+            raw = os.path.join(d, "prog.bin")
+            with open(raw, "wb") as f:
+                f.write(bytes.fromhex("41000000"))
+            r = self.run_isagen("diff", old, new, "--corpus", corpus, "--corpus", raw, "--format", "json",
+                                "--fail-on", "breaking")
+            self.assertEqual(r.returncode, 1, r.stderr)
+            c = json.loads(r.stdout)["corpus"]
+            self.assertEqual(c["programs"], 5)
+            got = {e["id"]: (e["class"], e["what"], e["old"]["text"], e["new"]["text"]) for e in c["changed"]}
+            self.assertEqual(got, {
+                "e1": ("cosmetic", ["text"], "SUB r0", "sub r0"),
+                "e2": ("breaking", ["decoding", "text"], "ADD r1", "ADD r0"),
+                "prog.bin": ("breaking", ["decoding", "text"], "ADD r1\nnop", "ADD r0\nnop"),
+            })
+
+
+if __name__ == "__main__":
+    unittest.main()
