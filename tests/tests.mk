@@ -9,7 +9,7 @@
 # Toy specs exercise the XML features no shipped spec uses yet
 # (presence-masked bit-packed bundles, variable-length opcode-matched
 # instructions with operand rules, token streams with follow-up tokens).
-TOYS        := toy-bundle toy-varlen toy-tokens toy-listing
+TOYS        := toy-bundle toy-varlen toy-tokens toy-listing toy-tagged
 TOY_PREFIX  := $(foreach t,$(TOYS),$(call prefix_of,$(t)))
 TOY_GEN_C   := $(TOY_PREFIX:%=$(OUT)/tests/gen/%.c)
 TOY_GEN_H   := $(TOY_PREFIX:%=$(OUT)/tests/gen/%.h)

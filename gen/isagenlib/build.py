@@ -13,7 +13,7 @@ from . import template as T
 from .diag import Diagnostics
 from .model import (BUILTIN_TYPES, Alt, Case, Choice, Container, Derive, Display,
                     Enum, EnumValue, Field, Item, Let, Match, Operand, Property,
-                    Rule, Sequence, Source, Spec, State, Stream, Struct, TypeRef, Use,
+                    Rule, Sequence, Source, Spec, State, Stream, Struct, TypeRef, Use, Option,
                     Variant, upper_snake)
 
 _PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")
@@ -146,6 +146,18 @@ class Builder:
             spec.stream.states.append(State(c.get("name"), self.integer(c, "init") or 0, c.get("next"), self.loc(c),
                                             nloc, doc_text(c), next=nxt, index=base, count=count, var=c.get("var")))
             base += count
+        for k, c in enumerate(st.findall("option")):
+            o = Option(c.get("name"), c.get("type"), c.get("default"), self.loc(c), doc_text(c), index=k)
+            o.enum = spec.enum_named(o.type_name)
+            if o.enum is None:
+                self.error(self.aloc(c, "type"), f"option '{o.name}': unknown enum '{o.type_name}' (an option's type is an enum)")
+            else:
+                ev = next((v for v in o.enum.values if v.name == o.default_text), None)
+                if ev is None:
+                    self.error(self.aloc(c, "default"), f"option '{o.name}': enum '{o.enum.name}' has no value '{o.default_text}'")
+                else:
+                    o.default = ev.value
+            spec.stream.options.append(o)
         for c in st.findall("derive"):
             value, vloc = self.parse_expr(c, "value")
             spec.stream.derives.append(Derive(c.get("field"), c.get("value"), self.loc(c), self.aloc(c, "field", 0),
@@ -405,11 +417,14 @@ class Builder:
         return Choice(el.get("name"), alts, doc_text(el), self.src(el), self.loc(el))
 
     def operand(self, el):
-        params = []
+        params, types, locs = [], {}, {}
         for p in el.findall("param"):
             if p.get("name") in params:
                 self.error(self.aloc(p, "name"), f"duplicate parameter '{p.get('name')}'")
             params.append(p.get("name"))
+            if p.get("type") is not None:
+                types[p.get("name")] = p.get("type")
+                locs[p.get("name")] = self.aloc(p, "type")
         cases = []
         for c in el.findall("case"):
             when, wloc = self.parse_expr(c, "when")
@@ -421,7 +436,8 @@ class Builder:
             if case.message_text is not None:
                 case.message = self.parse_template(case.message_text, mloc, "message")
             cases.append(case)
-        return Operand(el.get("name"), params, cases, doc_text(el), self.src(el), self.loc(el))
+        return Operand(el.get("name"), params, cases, doc_text(el), self.src(el), self.loc(el),
+                       param_types=types, param_locs=locs, lets=[self.let(c) for c in el.findall("let")])
 
     # -------------------------------------------------------------- names
 

@@ -417,7 +417,11 @@ class Checker:
                 u.operand.used = True
             if u.operand is None or len(u.args) != len(u.operand.params):
                 continue
-            for a in u.args:
+            for pname, a in zip(u.operand.params, u.args):
+                if pname in u.operand.param_types:
+                    self.error(u.args_loc, f"<use> '{u.name}': parameter '{pname}' takes a struct; call the operand "
+                                           f"from a display instead")
+                    continue
                 self.expr(a, scope, u.args_loc, f"args of '{u.name}'")
 
     # ---------------------------------------------------------------- patterns
@@ -683,9 +687,17 @@ class Checker:
     # ---------------------------------------------------------------- operands
 
     def operand(self, o):
+        for pname, tname in o.param_types.items():
+            if not isinstance(self.spec.type_named(tname), Struct):
+                self.error(o.param_locs[pname], f"parameter '{pname}' of operand '{o.name}': '{tname}' is not a struct")
         scope = OperandScope(self.spec, o)
         if len(set(o.params)) != len(o.params):
             return
+        for let in o.lets:
+            if let.name in o.params:
+                self.error(let.loc, f"<let> '{let.name}' has the name of a parameter of operand '{o.name}'")
+            elif let.value is not None:
+                self.expr(let.value, scope, let.value_loc, f"<let> '{let.name}'", want=None)
         for i, c in enumerate(o.cases):
             if c.when is not None:
                 self.expr(c.when, scope, c.when_loc, "when")
@@ -710,11 +722,16 @@ class Checker:
                         self.error(a.loc, f"first=\"true\" only applies to the alternatives of the stream's unit; "
                                           f"'{t.name}' is not the unit")
         if st.stop is not None:
-            # stop(unit) runs without a program context: fields only
-            self.expr(st.stop, scope_for(self.spec, st.unit, vars_={}), st.stop_loc, "stop")
+            # stop sees the unit and its context, the <state>s as before it
+            # ($last reads 0: stop is what decides it)
+            self.expr(st.stop, scope_for(self.spec, st.unit), st.stop_loc, "stop")
         if st.pad_end and not max_bits(st.unit):
             self.error(st.loc, "pad-end needs a unit of bounded size (structs, or a choice of structs)")
         seen = set(CONTEXT_VARS)
+        for o in st.options:
+            if o.name in seen:
+                self.error(o.loc, f"option '{o.name}' has the name of a context variable or of another option")
+            seen.add(o.name)
         for s in st.states:
             if s.name in seen:
                 self.error(s.loc, f"state '{s.name}' has the name of a context variable or of another state")

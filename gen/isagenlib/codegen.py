@@ -171,8 +171,22 @@ class CGen:
         if o.owner is not None:
             t = o.owner.owner if isinstance(o.owner, Variant) else o.owner
             ps.append(f"const {self.sname(t)} *v")
-        ps += [f"int64_t p_{p}" for p in o.params]
+        ps += [f"const {self.sname(self.spec.type_named(o.param_types[p]))} *p_{p}" if p in o.param_types
+               else f"int64_t p_{p}" for p in o.params]
         return ", ".join(ps)
+
+    def call_args(self, o, arg_nodes, scope):
+        """C arguments for a call of operand o: values, or the address of
+        the struct a struct parameter takes."""
+        out = []
+        for pname, a in zip(o.params, arg_nodes):
+            if pname in o.param_types:
+                X.check(a, scope, allow_agg=True)
+                out.append(f"&{a.ref.lvalue}")
+            else:
+                X.check(a, scope)
+                out.append(X.to_c(a))
+        return out
 
     def op_args(self, o, arg_cs, base="v"):
         """C arguments of a call, matching op_params."""
@@ -510,7 +524,7 @@ class CGen:
 
     def stop_c(self):
         st = self.spec.stream
-        X.check(st.stop, scope_for(self.spec, st.unit, vars_={}))
+        X.check(st.stop, scope_for(self.spec, st.unit))
         return X.to_c(st.stop)
 
     def state_step_lines(self):
@@ -622,10 +636,7 @@ class CGen:
         ref = getattr(node, "ref", None)
         if node.type == "agg":
             if ref.operand is not None:
-                args = []
-                for a in ref.args:
-                    X.check(a, scope)
-                    args.append(X.to_c(a))
+                args = self.call_args(ref.operand, ref.args, scope)
                 return [f"{self.op_fn(ref.operand, 'print')}({out}, {self.op_args(ref.operand, args)});"]
             if ref.use is not None:
                 return self.use_print(ref.use, scope, out)
@@ -678,10 +689,7 @@ class CGen:
         raise AssertionError(fmt)
 
     def use_print(self, use, scope, out):
-        args = []
-        for a in use.args:
-            X.check(a, scope)
-            args.append(X.to_c(a))
+        args = self.call_args(use.operand, use.args, scope)
         return [f"{self.op_fn(use.operand, 'print')}({out}, {self.op_args(use.operand, args)});"]
 
     def displays_lines(self, displays, scope, fallback_lines):
@@ -832,10 +840,7 @@ class CGen:
         o = use.operand
         if not self.reaches_undefined(o):
             return []
-        args = []
-        for a in use.args:
-            X.check(a, scope)
-            args.append(X.to_c(a))
+        args = self.call_args(use.operand, use.args, scope)
         return [f"{indent}{self.op_fn(o, 'check')}(f, {path}, {c_string(use.name)}, {self.op_args(o, args)});"]
 
     # Undefined operand cases reached by printing.  An operand's case may
@@ -865,10 +870,7 @@ class CGen:
                 ref = getattr(node, "ref", None)
                 if node.type != "agg" or ref.operand is None or not self.reaches_undefined(ref.operand):
                     continue
-                args = []
-                for a in ref.args:
-                    X.check(a, scope)
-                    args.append(X.to_c(a))
+                args = self.call_args(ref.operand, ref.args, scope)
                 name = field_c
                 if name is None:
                     first = ref.args[0] if ref.args else None

@@ -127,9 +127,10 @@ class EnumConst(Node):
 
 
 class Var(Node):
-    """$name, or $name[index] for an element of an array <state>."""
-    def __init__(self, name, pos, index=None):
-        self.name, self.pos, self.index = name, pos, index
+    """$name, $name[index] for an element of an array <state>, or
+    $name.prop for a property of an enum-typed <option>."""
+    def __init__(self, name, pos, index=None, prop=None):
+        self.name, self.pos, self.index, self.prop = name, pos, index, prop
         self.ref = None
 
 
@@ -244,6 +245,10 @@ class Parser:
                 index = self.expr()
                 self.expect("]")
                 return Var(t.text[1:], t.pos, index)
+            if self.peek().text == "." and self.peek(1).kind == "ident":
+                # $option.property: a property of an enum-typed option's value
+                self.take()
+                return Var(t.text[1:], t.pos, prop=self.take().text)
             return Var(t.text[1:], t.pos)
         if t.text == "(":
             self.take()
@@ -405,10 +410,21 @@ def check(node, scope, allow_agg=False):
                 raise ExprError(node.pos, f"unknown function '{node.fn}'")
             if not allow_agg:
                 raise ExprError(node.pos, f"operand '{node.fn}' can be printed, not computed with")
-            for a in node.args:
-                check(a, scope)
-                if a.type != "int":
-                    raise ExprError(a.pos, f"arguments of operand '{node.fn}' must be integers")
+            op = node.ref.operand
+            for pname, a in zip(op.params, node.args):
+                want = op.param_types.get(pname)
+                if want is None:
+                    check(a, scope)
+                    if a.type != "int":
+                        raise ExprError(a.pos, f"arguments of operand '{node.fn}' must be integers")
+                    continue
+                check(a, scope, allow_agg=True)
+                agg = getattr(a.ref, "agg", None) if a.type == "agg" else None
+                if agg is None or agg.name != want or getattr(a.ref, "lvalue", None) is None:
+                    from .model import Struct
+                    if not isinstance(scope.spec.type_named(want), Struct):
+                        raise ExprError(a.pos, f"parameter '{pname}' has no struct type", cascade=True)
+                    raise ExprError(a.pos, f"parameter '{pname}' of operand '{node.fn}' takes a {want}")
             node.type = "agg"
             return node
         arity, rtype, _ = FUNCTIONS[node.fn]

@@ -449,6 +449,9 @@ class Operand:
     src: List[str]
     loc: Loc
     owner: object = None  # the Struct/Sequence it is local to, or None (global)
+    param_types: dict = dc_field(default_factory=dict)  # param name -> struct name, for struct params
+    param_locs: dict = dc_field(default_factory=dict)
+    lets: list = dc_field(default_factory=list)
 
 
 @dataclass
@@ -466,6 +469,7 @@ class Stream:
     separator: str = "\n"
     derives: list = dc_field(default_factory=list)  # <derive>s: set by the program encoder
     states: list = dc_field(default_factory=list)   # <state>s: values carried across units
+    options: list = dc_field(default_factory=list)  # <option>s: chosen by the caller per program
     skip_zero: int = 0      # bits that, all zero, start a run of skipped zero words
     skip_unit: int = 0      # bits per skipped zero word
     resync: int = 0         # bits skipped where no unit decodes (0: an error instead)
@@ -487,6 +491,20 @@ class State:
     index: int = 0       # where its first value is in the state array
     count: int = 1       # > 1: an array, $name[i]
     var: Optional[str] = None  # an array's element index in `next`
+
+
+@dataclass
+class Option:
+    """<option>: a choice the caller makes for a whole program (the GPU
+    model a binary is for), read as $name; an enum's value."""
+    name: str
+    type_name: str
+    default_text: str
+    loc: Loc
+    doc: str = ""
+    enum: object = None
+    default: int = 0
+    index: int = 0
 
 
 @dataclass

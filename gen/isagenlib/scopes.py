@@ -60,6 +60,8 @@ def context_vars(spec):
     is decoded alone, without a program around it)."""
     out = {k: f"(int64_t)ctx->{k}" for k in CONTEXT_VARS}
     if spec.stream is not None:
+        for o in spec.stream.options:
+            out[o.name] = f"isa_ctx_option(ctx, {o.index}, INT64_C({o.default}))"
         for s in spec.stream.states:
             if s.count == 1:
                 out[s.name] = f"isa_ctx_state(ctx, {s.index}, INT64_C({s.init}))"
@@ -98,6 +100,16 @@ class BaseScope(X.Scope):
             return Ref(f"isa_ctx_state_at(ctx, {s.index}, {s.count}, {X.to_c(node.index)}, INT64_C({s.init}))")
         if node.index is not None:
             raise X.ExprError(node.pos, f"'${node.name}' is not an array")
+        if node.prop is not None:
+            opt = next((o for o in self.spec.stream.options if o.name == node.name), None) \
+                if self.spec.stream is not None and node.name in self.vars else None
+            if opt is None or opt.enum is None:
+                raise X.ExprError(node.pos, f"'${node.name}.{node.prop}': only an <option> has properties")
+            prop = opt.enum.property_named(node.prop)
+            if prop is None:
+                known = ", ".join(p.name for p in opt.enum.properties) or "none"
+                raise X.ExprError(node.pos, f"enum '{opt.enum.name}' has no property '{node.prop}' (properties: {known})")
+            return Ref(f"(int64_t){prop.c_fn}((uint32_t){self.vars[node.name]})")
         if node.name in self.vars:
             return Ref(self.vars[node.name])
         known = ", ".join(["$" + k for k in self.vars] + [f"${k}[]" for k in arrays]) or "none here"
@@ -181,6 +193,18 @@ class BaseScope(X.Scope):
                 return self.walk_members(node, segs[1:], view.members, f"{access}.u.{name}",
                                          f"view '{name}' of struct '{struct.name}'", guards)
         member = next((m for m in members if m.name == name), None)
+        if member is None and struct is not None and len(segs) == 1:
+            let = next((l for l in struct.lets if l.name == name), None)
+            if let is not None:
+                # a <let> of the struct, evaluated on this instance of it
+                if let.value is None:
+                    raise X.ExprError(node.pos, f"<let> '{name}' has no valid value", cascade=True)
+                inner = StructScope(self.spec, struct, base=f"(&{access})", vars_=self.vars, prev=False)
+                X.check(let.value, inner)
+                c = f"({X.to_c(let.value)})"
+                if guards:
+                    c = f"(({' && '.join(guards)}) ? {c} : INT64_C(0))"
+                return Ref(c, type=let.value.type)
         if member is None:
             raise X.ExprError(node.pos, f"'{name}' is not a field of {owner_desc}")
         rest = segs[1:]
@@ -382,6 +406,7 @@ class OperandScope(BaseScope):
         self.operand = operand
         self.outer = None
         owner = operand.owner
+        kw.setdefault("lets", list(operand.lets))
         if owner is not None:
             kw.setdefault("operands", list(owner.operands))
         super().__init__(spec, **kw)
@@ -394,8 +419,16 @@ class OperandScope(BaseScope):
 
     def resolve(self, node):
         segs = node.segments
-        if len(segs) == 1 and segs[0] in self.locals:
-            return Ref(f"(int64_t){self.locals[segs[0]]}")
+        if len(segs) == 1 and (segs[0] in self.locals or segs[0] in self.lets):
+            return self.resolve_special(node)
+        if segs[0] in self.operand.param_types:
+            target = self.spec.type_named(self.operand.param_types[segs[0]])
+            if not isinstance(target, Struct):
+                raise X.ExprError(node.pos, f"parameter '{segs[0]}' has no struct type", cascade=True)
+            lv = f"(*p_{segs[0]})"
+            if len(segs) == 1:
+                return Ref(None, type="agg", lvalue=lv, agg=target)
+            return self.walk_members(node, segs[1:], target.members, lv, f"struct '{target.name}'", [], target)
         if len(segs) == 1 and segs[0] in self.operand.params:
             return Ref(f"p_{segs[0]}")
         if self.outer is not None:

@@ -271,9 +271,10 @@ const struct isa_type_desc ${g.desc(t)} = {
  * ====================================================================== */
 % if spec.stream.stop is not None:
 
-static int ${P}_stop(const void *unit)
+static int ${P}_stop(const void *unit, const struct isa_ctx *ctx)
 {
    const ${g.sname(spec.stream.unit)} *v = (const ${g.sname(spec.stream.unit)} *)unit;
+   (void)ctx;
    return (${g.stop_c()}) != 0;
 }
 % endif
@@ -352,6 +353,29 @@ static const struct isa_container ${P}_containers[] = {
 };
 % endif
 
+% for o in spec.stream.options:
+
+/* <option> ${o.name}: the values of enum ${o.enum.name} */
+static const char *const ${P}_option_${o.name}_names[] = {
+%   for ev in o.enum.values:
+   ${g.c_string(ev.name)},
+%   endfor
+};
+static const int64_t ${P}_option_${o.name}_values[] = {
+%   for ev in o.enum.values:
+   INT64_C(${ev.value}),
+%   endfor
+};
+% endfor
+% if spec.stream.options:
+
+static const struct isa_option ${P}_options[] = {
+%   for o in spec.stream.options:
+   {${g.c_string(o.name)}, INT64_C(${o.default}), ${len(o.enum.values)}, ${P}_option_${o.name}_names, ${P}_option_${o.name}_values},
+%   endfor
+};
+% endif
+
 static const struct isa_type_desc *const ${P}_types[] = {
 % for t in spec.types:
    &${g.desc(t)},
@@ -380,5 +404,7 @@ const struct isa_spec ${P}_spec = {
    ${P + '_containers' if spec.containers else '0'},
    ${len(spec.containers)},
    ${P}_types,
-   ${len(spec.types)}
+   ${len(spec.types)},
+   ${P + '_options' if spec.stream.options else '0'},
+   ${len(spec.stream.options)}
 };

@@ -60,6 +60,7 @@ int cmd_check(const struct options *o)
       fprintf(stderr, "isa: out of memory\n");
       status = EXIT_INVALID;
    }
+   cur.options = o->spec_options;
    while (status == EXIT_OK) {
       struct isa_error err;
       struct isa_ctx ctx;

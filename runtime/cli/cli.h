@@ -10,8 +10,15 @@
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
+#define MAX_SPEC_OPTIONS 8
+
 struct options {
    const struct isa_spec *spec;
+   /* --NAME VALUE pairs for the spec's <option>s, and the values they give
+    * (defaults for the others): spec_options[k] is option k */
+   const char *opt_name[MAX_SPEC_OPTIONS], *opt_value[MAX_SPEC_OPTIONS];
+   unsigned n_opt;
+   int64_t spec_options[MAX_SPEC_OPTIONS];
    const char *hex;    /* --hex */
    const char *file;   /* FILE or "-" */
    const char *batch;  /* --batch FILE or "-" */
@@ -40,8 +47,8 @@ int cmd_dis(const struct options *o);
 /* Disassemble `in` to `out`, one unit after the other as the spec's
  * stream says.  Returns the status of the first failure (ISA_OK if none)
  * and describes it in msg; *consumed gets the bytes decoded. */
-int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_out *out, bool json,
-                bool offsets, size_t *consumed, char *msg, size_t msgsize);
+int disassemble(const struct isa_spec *spec, const int64_t *options, const struct bytes *in, struct isa_out *out,
+                bool json, bool offsets, size_t *consumed, char *msg, size_t msgsize);
 
 /* check.c */
 int cmd_check(const struct options *o);

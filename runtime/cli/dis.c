@@ -66,8 +66,8 @@ static void print_json(const struct isa_spec *spec, const void *obj, const struc
    isa_out_str(out, "}\n");
 }
 
-int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_out *out, bool json,
-                bool offsets, size_t *consumed, char *msg, size_t msgsize)
+int disassemble(const struct isa_spec *spec, const int64_t *options, const struct bytes *in, struct isa_out *out,
+                bool json, bool offsets, size_t *consumed, char *msg, size_t msgsize)
 {
    void *obj = calloc(1, spec->unit->c_size);
    char *text = json ? (char *)malloc(TEXT_CAP) : NULL;
@@ -88,6 +88,7 @@ int disassemble(const struct isa_spec *spec, const struct bytes *in, struct isa_
       snprintf(msg, msgsize, "out of memory");
       status = ISA_ERR_LIMIT;
    }
+   cur.options = options;
    while (status == ISA_OK) {
       struct isa_error err;
       struct isa_ctx ctx;
@@ -179,9 +180,9 @@ static int batch(const struct options *o)
          bytes_free(&in);
          ok = false;
       } else if (ok) {
-         ok = disassemble(o->spec, &in, &t, false, o->offsets, &consumed, msg, sizeof msg) == ISA_OK;
+         ok = disassemble(o->spec, o->spec_options, &in, &t, false, o->offsets, &consumed, msg, sizeof msg) == ISA_OK;
          if (units) /* the same units again, as --json prints them (up to an error) */
-            (void)disassemble(o->spec, &in, &u, true, o->offsets, &consumed, umsg, sizeof umsg);
+            (void)disassemble(o->spec, o->spec_options, &in, &u, true, o->offsets, &consumed, umsg, sizeof umsg);
          bytes_free(&in);
       }
       if (t.error || (units && u.error)) {
@@ -225,7 +226,7 @@ int cmd_dis(const struct options *o)
    if (!load_input(o, &in))
       return EXIT_INVALID;
    isa_out_file(&out, stdout);
-   r = disassemble(o->spec, &in, &out, o->json, o->offsets, &consumed, msg, sizeof msg);
+   r = disassemble(o->spec, o->spec_options, &in, &out, o->json, o->offsets, &consumed, msg, sizeof msg);
    fflush(stdout);
    if (r == ISA_OK && consumed < in.len)
       fprintf(stderr, "isa: note: %s: %zu trailing byte%s after the decoded unit%s\n", o->spec->name,

@@ -29,6 +29,8 @@ static const char usage[] =
    "                                one JSON object {hex, text, ok, error} per line\n"
    "                                (with --json also units: the --json objects)\n"
    "  --strict                      check: warnings count as errors\n"
+   "  --OPTION VALUE                a spec's option, e.g. --gpu t720 (isa list\n"
+   "                                shows them)\n"
    "\n"
    "exit status: 0 ok, 1 invalid input (or check found errors), 2 usage\n";
 
@@ -96,9 +98,17 @@ static int cmd_list(void)
    for (i = 0; i < n; i++)
       if ((int)strlen(specs[i]->name) > width)
          width = (int)strlen(specs[i]->name);
-   for (i = 0; i < n; i++)
+   for (i = 0; i < n; i++) {
       printf("%-*s %s (%s%s%s)\n", width, specs[i]->name, specs[i]->title, specs[i]->source,
              specs[i]->version[0] ? ", version " : "", specs[i]->version);
+      for (unsigned k = 0; k < specs[i]->n_options; k++) {
+         const struct isa_option *opt = &specs[i]->options[k];
+         printf("%-*s  --%s ", width, "", opt->name);
+         for (unsigned v = 0; v < opt->n_values; v++)
+            printf("%s%s%s", v ? "|" : "", opt->value_names[v], opt->values[v] == opt->def ? " (default)" : "");
+         printf("\n");
+      }
+   }
    return EXIT_OK;
 }
 
@@ -146,6 +156,11 @@ int main(int argc, char **argv)
          o.offsets = true;
       } else if (!strcmp(a, "--strict") && !strcmp(cmd, "check")) {
          o.strict = true;
+      } else if (a[0] == '-' && a[1] == '-' && a[2] != '\0' && i + 1 < argc && o.n_opt < MAX_SPEC_OPTIONS &&
+                 argv[i + 1][0] != '-') {
+         /* --NAME VALUE: a spec's option, checked once the spec is known */
+         o.opt_name[o.n_opt] = a + 2;
+         o.opt_value[o.n_opt++] = argv[++i];
       } else if (a[0] == '-' && a[1] != '\0') {
          return usage_error("unknown option '%s'", a);
       } else if (o.file) {
@@ -159,6 +174,16 @@ int main(int argc, char **argv)
    o.spec = isa_spec_find(isa_name);
    if (!o.spec)
       return usage_error("unknown spec '%s' (see 'isa list')", isa_name);
+   if (o.spec->n_options > MAX_SPEC_OPTIONS)
+      return usage_error("spec '%s' has more options than this command handles", isa_name);
+   isa_options_init(o.spec, o.spec_options);
+   for (unsigned k = 0; k < o.n_opt; k++) {
+      char what[200];
+      if (isa_option_set(o.spec, o.spec_options, o.opt_name[k], o.opt_value[k]) == ISA_OK)
+         continue;
+      snprintf(what, sizeof what, "--%s %s", o.opt_name[k], o.opt_value[k]);
+      return usage_error("unknown option or value '%s' for this spec (see 'isa list')", what);
+   }
    if (o.batch && strcmp(cmd, "dis"))
       return usage_error("%s", "--batch only applies to dis");
    if (o.batch && (o.hex || o.file))

@@ -121,6 +121,7 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    ctx->prev = c->index ? c->prev : NULL;
    ctx->program_size = c->len;
    ctx->failed = failed;
+   ctx->options = c->options;
    /* the unit just decoded is the next one's predecessor; the old one
     * stays valid (ctx->prev) until the next call */
    if (!failed) {
@@ -130,19 +131,18 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    }
    c->offset += size;
    c->index++;
-   if ((!failed && spec->stop && spec->stop(obj)) || c->offset >= c->len ||
+   if (spec->n_state) {
+      /* state[0..n) is what this unit sees (the values after the previous
+       * one, kept in state[n..2n)) */
+      memcpy(c->state, c->state + spec->n_state, spec->n_state * sizeof *c->state);
+      ctx->state = c->state;
+   }
+   if ((!failed && spec->stop && spec->stop(obj, ctx)) || c->offset >= c->len ||
        (spec->unit_count && c->index >= spec->unit_count))
       c->done = true;
    ctx->last = c->done;
-   if (spec->n_state) {
-      /* state[0..n) is what this unit sees (the values after the previous
-       * one, kept in state[n..2n)); then this unit's own step */
-      int64_t *before = c->state, *after = c->state + spec->n_state;
-      memcpy(before, after, spec->n_state * sizeof *before);
-      ctx->state = before;
-      if (!failed)
-         spec->step(obj, ctx, after);
-   }
+   if (spec->n_state && !failed)
+      spec->step(obj, ctx, c->state + spec->n_state); /* this unit's own step */
    return 1;
 }
 

@@ -28,6 +28,8 @@ class Usage(unittest.TestCase):
             (("dis", "--isa", "nv-sph"), "no input"),
             (("dis", "--isa", "nv-sph", "--hex", "00", "file.bin"), "give either --hex or a FILE"),
             (("dis", "--isa", "nv-sph", "--frob"), "unknown option '--frob'"),
+            (("dis", "--isa", "nv-sph", "--gpu", "t720", "--hex", "00"),
+             "unknown option or value '--gpu t720' for this spec"),
             (("dis", "--isa"), "--isa needs a value"),
             (("check", "--isa", "nv-sph", "--batch", "-"), "--batch only applies to dis"),
             (("list", "x"), "list takes no arguments"),

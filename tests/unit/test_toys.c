@@ -488,3 +488,69 @@ Test(toy_listing, the_encoder_sets_the_length_flag)
    cr_assert_eq(toy_listing_Instr_pack_checked(&i, out, sizeof out, &size, &err), ISA_OK);
    cr_assert_eq(size, 6u, "ceil can only be long");
 }
+
+/* ---- toy-tagged: options, a stop rule over states, struct operands --- */
+
+#include "toy_tagged.h"
+
+extern const struct isa_spec toy_tagged_spec;
+
+/* The program b printed with option model = `model` (NULL: the default),
+ * the way isa dis lists it. */
+static int tagged_listing(const uint8_t *b, size_t n, const char *model, char *out, size_t cap)
+{
+   const struct isa_spec *spec = &toy_tagged_spec;
+   struct toy_tagged_Unit obj;
+   struct isa_cursor cur;
+   struct isa_ctx ctx;
+   struct isa_error err;
+   struct isa_out o;
+   int64_t options[1];
+   int r;
+   cr_assert_eq(spec->n_options, 1u);
+   isa_options_init(spec, options);
+   if (model)
+      cr_assert_eq(isa_option_set(spec, options, "model", model), ISA_OK);
+   isa_out_buffer(&o, out, cap);
+   cr_assert_eq(isa_cursor_init(&cur, spec, b, n), ISA_OK);
+   if (model)
+      cur.options = options;
+   while ((r = isa_cursor_next(&cur, &obj, &ctx, &err)) > 0) {
+      spec->unit->print(&obj, &o, &ctx);
+      isa_out_str(&o, spec->separator);
+   }
+   isa_cursor_fini(&cur);
+   return r;
+}
+
+Test(toy_tagged, options_change_the_text_and_the_end_tag_stops)
+{
+   static const uint8_t b[] = {
+      0x21, 0x53, 0x15,             /* Single, next 2: op3 r21 (0b01_0101), #5 */
+      0x12, 0x21, 0x00, 0x00, 0x00, /* Pair, next 1: op1 r2, #0; nop */
+      0x02, 0x32, 0x04, 0x04, 0xfc, /* Pair, next 0 (the end): op2 r3, #1; op4 r0, #63 */
+      0x01, 0x53, 0x15,             /* after the end: not listed */
+   };
+   char text[256];
+   cr_assert_eq(tagged_listing(b, sizeof b, NULL, text, sizeof text), 0);
+   cr_assert_str_eq(text, "op3 r21, #5\nop1 r2, #0\nop2 r3, #1; op4 r0, #63\n");
+   cr_assert_eq(tagged_listing(b, sizeof b, "m2", text, sizeof text), 0);
+   cr_assert_str_eq(text, "op3 r1.5, #5\nop1 r0.2, #0\nop2 r0.3, #1; op4 r0.0, #63\n",
+                    "m2 prints registers banked (r21 is bank 1, index 5)");
+   int64_t options[1];
+   isa_options_init(&toy_tagged_spec, options);
+   cr_assert_eq(options[0], TOY_TAGGED_MODEL_M1, "the default");
+   cr_assert_eq(isa_option_set(&toy_tagged_spec, options, "model", "m3"), ISA_ERR_ARG);
+   cr_assert_eq(isa_option_set(&toy_tagged_spec, options, "gpu", "m1"), ISA_ERR_ARG);
+}
+
+Test(toy_tagged, the_stop_rule_reads_the_state_before_the_unit)
+{
+   /* five Singles that all say another follows: $n counts units before
+    * this one, so stop ($n == 3) ends the program after the fourth */
+   static const uint8_t b[] = {0x11, 0x01, 0x00, 0x11, 0x02, 0x00, 0x11, 0x03, 0x00,
+                               0x11, 0x04, 0x00, 0x11, 0x05, 0x00};
+   char text[256];
+   cr_assert_eq(tagged_listing(b, sizeof b, NULL, text, sizeof text), 0);
+   cr_assert_str_eq(text, "op1 r0, #0\nop2 r0, #0\nop3 r0, #0\nop4 r0, #0\n");
+}

@@ -90,8 +90,15 @@ struct isa_ctx {
    const void *next; /* the next unit, or NULL: known only while a program is encoded */
    const int64_t *state; /* the stream's <state>s before this unit, or NULL (their initial values) */
    int listing; /* the caller prints the units' addresses (isa dis --offsets): $listing */
+   const int64_t *options; /* the spec's <option>s chosen by the caller, or NULL (their defaults) */
    int failed;  /* no unit decodes here; the cursor skipped spec->resync_bits (obj is empty) */
 };
+
+/* $NAME of an <option>: the caller's choice, or `def` when it made none. */
+static inline int64_t isa_ctx_option(const struct isa_ctx *ctx, unsigned k, int64_t def)
+{
+   return ctx && ctx->options ? ctx->options[k] : def;
+}
 
 /* $NAME of a <state>: its value before this unit, or `init` outside a program. */
 static inline int64_t isa_ctx_state(const struct isa_ctx *ctx, unsigned k, int64_t init)
@@ -306,6 +313,18 @@ struct isa_container {
 int isa_container_payload(const struct isa_container *c, const uint8_t *buf, size_t len, size_t *offset,
                           size_t *size, struct isa_error *err);
 
+/* ---- options ------------------------------------------------------------- */
+
+/* An <option>: a choice the caller makes for a whole program (isa dis
+ * --NAME VALUE), one of the named values of an enum. */
+struct isa_option {
+   const char *name;
+   int64_t def;
+   unsigned n_values;
+   const char *const *value_names;
+   const int64_t *values;
+};
+
 /* ---- specs ---------------------------------------------------------------- */
 
 struct isa_spec {
@@ -315,7 +334,9 @@ struct isa_spec {
    const char *source; /* XML file the tables were generated from */
    const struct isa_type_desc *unit; /* a program is a sequence of these */
    uint32_t unit_count;              /* exact number of units; 0 = until the input ends */
-   int (*stop)(const void *unit);    /* NULL, or true after the last unit of a program */
+   /* NULL, or true after the last unit of a program (ctx: the unit's
+    * context, its <state>s as before it) */
+   int (*stop)(const void *unit, const struct isa_ctx *ctx);
    /* NULL, or prints what `isa dis --offsets` puts before each unit */
    void (*prefix)(struct isa_out *out, const struct isa_ctx *ctx);
    const char *separator; /* printed after each unit ("\n" unless the XML says) */
@@ -345,7 +366,15 @@ struct isa_spec {
    unsigned n_containers;
    const struct isa_type_desc *const *types;
    unsigned n_types;
+   const struct isa_option *options; /* the <option>s, in order */
+   unsigned n_options;
 };
+
+/* Option `name` of spec set to value `value_name` in options[] (an array of
+ * spec->n_options values, filled with the defaults by isa_options_init).
+ * ISA_ERR_ARG when the spec has no such option or value. */
+void isa_options_init(const struct isa_spec *spec, int64_t *options);
+int isa_option_set(const struct isa_spec *spec, int64_t *options, const char *name, const char *value_name);
 
 /* The specs compiled into this library (a generated table). */
 const struct isa_spec *const *isa_specs(unsigned *count);
@@ -380,6 +409,9 @@ struct isa_cursor {
    int64_t *state;
    /* pad_end: the end of the input, copied and zero-padded */
    uint8_t *tail;
+   /* the caller's <option> values (spec->n_options of them), or NULL for
+    * the defaults; set after isa_cursor_init */
+   const int64_t *options;
 };
 
 /* Returns ISA_OK, or ISA_ERR_LIMIT when memory for the previous unit
