@@ -443,6 +443,10 @@ def check(node, scope, allow_agg=False):
             field = getattr(arg.ref, "field", None)
             if field is None or field.enum is None:
                 raise ExprError(arg.pos, f"named() needs an enum-typed field; '{arg.text()}' is not one")
+        elif node.fn == "abs":
+            # |x| of an integer, or of a floating value (fabs: a NaN loses its sign, as in C)
+            check(node.args[0], scope)
+            rtype = node.args[0].type
         else:
             for a in node.args:
                 check(a, scope)
@@ -511,6 +515,8 @@ def to_c(node):
             return f"isa_x_b({ref.field.enum.c_name_fn}((uint32_t){to_c(node.args[0])}) != 0)"
         if node.fn in ("present", "count"):
             return node.ref.c
+        if node.fn == "abs" and node.type == "float":
+            return f"fabs((double)({to_c(node.args[0])}))"
         helper = FUNCTIONS[node.fn][2]
         return f"{helper}({', '.join(to_c(a) for a in node.args)})"
     raise TypeError(node)
@@ -635,7 +641,7 @@ def evaluate(node, env=None):
         if fn == "max":
             return max(args)
         if fn == "abs":
-            return _wrap(abs(args[0]))
+            return abs(args[0]) if isinstance(args[0], float) else _wrap(abs(args[0]))
         if fn == "align":
             x, n = args
             return x if n <= 0 else _wrap(_c_div(_wrap(x + n - 1), n) * n)

@@ -105,7 +105,7 @@ def _split_format(body):
             depth += 1
         elif c in ")]":
             depth -= 1
-        elif c == "?":
+        elif c == "?" and depth == 0:
             pending_q += 1
         elif c == ":" and depth == 0:
             if pending_q:

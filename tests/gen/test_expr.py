@@ -61,6 +61,8 @@ class Semantics(unittest.TestCase):
         self.assertEqual(ev("min(3, -4) + max(3, -4)"), -1)
         self.assertEqual(ev("abs(-5)"), 5)
         self.assertEqual(ev("half(0x3c00) * 2"), 2.0)
+        self.assertEqual(ev("abs(half(0xbc00))"), 1.0)  # floating: fabs
+        self.assertEqual(X.to_c(X.parse("abs(1)")), "isa_x_abs(INT64_C(1))")
         self.assertEqual(ev("a * 2", {"a": 21}), 42)
 
     def test_literals(self):

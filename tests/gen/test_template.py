@@ -22,6 +22,12 @@ class Parsing(unittest.TestCase):
         self.assertIsInstance(subs[4].node, X.Cond)
         self.assertIsInstance(subs[5].node, X.EnumConst)
 
+    def test_a_conditional_in_parentheses_keeps_its_format(self):
+        parts = T.parse("{(a ? b : c):Comp} {(x + (y ? 1 : 2)):02X} {a ? (b ? 1 : 2) : 3}")
+        subs = [p for p in parts if isinstance(p, T.Subst)]
+        self.assertEqual([s.fmt for s in subs], ["Comp", "02X", None])
+        self.assertIsInstance(subs[2].node, X.Cond)
+
     def test_conditionals_and_loops(self):
         parts = T.parse("{if a}A{elif b}B{else}C{end}{for i in 0..n}[{i}]{end}")
         self.assertEqual(kinds(parts), ["If", "For"])
