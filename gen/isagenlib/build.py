@@ -382,6 +382,9 @@ class Builder:
                 it.present, it.present_loc = self.parse_expr(c, "present")
                 it.count, it.count_loc = self.parse_expr(c, "count")
                 it.element = c
+                it.padding = c.get("padding") == "true"
+                if it.padding and it.count_text is None:
+                    self.error(self.aloc(c, "padding"), "padding=\"true\" needs a count (how many filler elements)")
                 if it.name in names:
                     self.error(self.aloc(c, "name"), f"duplicate item name '{it.name}' in sequence '{seq.name}'")
                     continue
@@ -414,7 +417,8 @@ class Builder:
             alt.shadowed = a.get("shadowed") == "true"
             alt.element = a
             alts.append(alt)
-        return Choice(el.get("name"), alts, doc_text(el), self.src(el), self.loc(el))
+        return Choice(el.get("name"), alts, doc_text(el), self.src(el), self.loc(el),
+                      lets=[self.let(c) for c in el.findall("let")], rules=[self.rule(c) for c in el.findall("rule")])
 
     def operand(self, el):
         params, types, locs = [], {}, {}

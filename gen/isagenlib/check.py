@@ -17,7 +17,7 @@ alternative its list of (mask, value) patterns over the unit's bits.
 from . import expr as X
 from . import template as T
 from .model import (C_KEYWORDS, Choice, Field, Sequence, Struct, Use, max_bits)
-from .scopes import CONTEXT_VARS, ContextScope, OperandScope, SequenceScope, StructScope, scope_for
+from .scopes import CONTEXT_VARS, ChoiceScope, ContextScope, OperandScope, SequenceScope, StructScope, scope_for
 
 RESERVED_MEMBER_NAMES = {"variant", "u"}
 
@@ -683,6 +683,8 @@ class Checker:
             if a.name in names:
                 self.error(a.loc, f"'{a.name}' appears twice in choice '{ch.name}'")
             names[a.name] = a
+        self.lets_and_operands(ch, ch.lets, [], ChoiceScope(self.spec, ch), extra=ch.alts)
+        self.rules_and_displays(ch.rules, [], ChoiceScope(self.spec, ch))
 
     # ---------------------------------------------------------------- operands
 

@@ -13,6 +13,7 @@ iterated in sorted or document order, so regenerating is byte-identical.
 """
 
 import os
+import re
 
 from mako.lookup import TemplateLookup
 
@@ -21,7 +22,7 @@ from . import expr as X
 from . import template as T
 from .check import logical_positions
 from .model import Choice, Field, Sequence, Struct, Use, c_prefix, max_bits, upper_snake
-from .scopes import ContextScope, OperandScope, SequenceScope, StructScope, scope_for
+from .scopes import ChoiceScope, ContextScope, OperandScope, SequenceScope, StructScope, scope_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEMPLATE_DIR = os.path.join(HERE, "..", "templates")
@@ -449,6 +450,27 @@ class CGen:
             lines += body
         return lines
 
+    def presence_checked_early(self, seq):
+        """Items whose presence or count the encoder can check before it
+        encodes anything: their condition reads no field a <derive> of the
+        sequence computes (a missing unit is then reported as such, not as
+        the odd size it would give)."""
+        scope = SequenceScope(self.spec, seq, base="(&tmp)")
+        derived = []
+        for d in seq.derives:
+            X.check(d.target, scope)
+            derived.append(re.compile(re.escape(d.target.ref.lvalue) + r"(?![A-Za-z0-9_])"))
+        out = []
+        for it in seq.items:
+            node = it.present if it.present is not None else it.count
+            if node is None:
+                continue
+            X.check(node, scope)
+            c = X.to_c(node)
+            if not any(p.search(c) for p in derived):
+                out.append(it)
+        return out
+
     def presence_setter(self, seq, it):
         """C statements making the fields that govern `it` agree with
         tmp's has_/n_ members, where the condition can be inverted:
@@ -786,8 +808,9 @@ class CGen:
                     return True
             return False
         if isinstance(t, Sequence):
-            return bool(t.rules or t.derives) or any(self.has_checks(it.type.target, seen) for it in t.items)
-        return any(self.has_checks(a.type.target, seen) for a in t.alts)
+            return bool(t.rules or t.derives or self.display_checks(t)) or \
+                any(self.has_checks(it.type.target, seen) for it in t.items)
+        return bool(t.rules) or any(self.has_checks(a.type.target, seen) for a in t.alts)
 
     def member_checks(self, members, base, scope, indent="   ", path="path"):
         """Findings every member produces by itself: reserved bits, must-be
@@ -939,6 +962,8 @@ class CGen:
     def display_checks(self, t):
         """Validator lines for the operands a struct's displays call."""
         memo = self.__dict__.setdefault("_display_checks", {})
+        if id(t) not in memo and isinstance(t, Sequence):
+            memo[id(t)] = self.displays_check_lines(t.displays, SequenceScope(self.spec, t), [])
         if id(t) not in memo:
             base = self.displays_check_lines(t.displays, StructScope(self.spec, t), [])
             lines = base
@@ -1069,6 +1094,7 @@ class CGen:
                     lines.append("   }")
             lines += self.derive_check_lines(t)
             lines += self.rule_lines(t.rules, scope)
+            lines += self.display_checks(t)
             return lines
         lines = ["   switch (v->variant) {"]
         for a in t.alts:
@@ -1080,6 +1106,7 @@ class CGen:
         lines.append("   default:")
         lines.append("      break;")
         lines.append("   }")
+        lines += self.rule_lines(t.rules, ChoiceScope(spec, t))
         return lines
 
     def has_checks_members(self, v):

@@ -362,6 +362,7 @@ class Item:
     present_loc: Optional[Loc] = None
     count_loc: Optional[Loc] = None
     owner: object = None
+    padding: bool = False   # filler: the encoder makes `count` elements, zeros unless given
 
 
 @dataclass
@@ -420,6 +421,8 @@ class Choice:
     doc: str
     src: List[str]
     loc: Loc
+    lets: list = dc_field(default_factory=list)
+    rules: list = dc_field(default_factory=list)
     kind = "choice"
 
 

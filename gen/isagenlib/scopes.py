@@ -360,6 +360,7 @@ class ChoiceScope(BaseScope):
 
     def __init__(self, spec, choice, base="v", **kw):
         self.choice, self.base = choice, base
+        kw.setdefault("lets", list(choice.lets))
         super().__init__(spec, **kw)
 
     def _default_prev(self):

@@ -10,6 +10,20 @@ name = g.fn
 from isagenlib.scopes import SequenceScope
 full = SequenceScope(spec, q, base="(&tmp)")
 derive_scope = SequenceScope(spec, q, base="(&tmp)", vars_={"size": "(int64_t)(pos - start)"})
+
+def presence_check(it):
+    """C lines: the item's presence or count agrees with the fields that say it."""
+    if it.present is not None:
+        X.check(it.present, full)
+        return [f"if ((({X.to_c(it.present)}) != 0) != tmp.has_{it.name})",
+                f"   return isa_fail(err, ISA_ERR_INCONSISTENT, {g.c_string(q.name)}, {g.c_string(it.name)},",
+                 "                   \"presence disagrees with the fields that signal it\");"]
+    if it.count is not None:
+        X.check(it.count, full)
+        return [f"if (({X.to_c(it.count)}) != (int64_t)tmp.n_{it.name})",
+                f"   return isa_fail(err, ISA_ERR_INCONSISTENT, {g.c_string(q.name)}, {g.c_string(it.name)},",
+                 "                   \"element count disagrees with the field that gives it\");"]
+    return []
 %>\
 /* ======================================================================
  * sequence ${q.name}${' (aligned to %d bits)' % q.align if q.align > 1 else ''}
@@ -109,6 +123,32 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
    ${ln}
 %   endfor
 % endfor
+% for it in q.items:
+%   if it.padding:
+<% X.check(it.count, full) %>\
+   {
+      /* ${it.name} is padding: as many elements as its count says, zeros
+       * unless the caller gave them; dropping one must lose nothing */
+      int64_t want = ${X.to_c(it.count)};
+      ${g.sname(it.type.target)} zero;
+      memset(&zero, 0, sizeof zero);
+      if (want < 0 || want > ${it.max})
+         return isa_fail(err, ISA_ERR_LIMIT, ${g.c_string(q.name)}, ${g.c_string(it.name)}, "count exceeds max");
+      for (unsigned i = (unsigned)want; i < tmp.n_${it.name} && i < ${it.max}; i++)
+         if (memcmp(&tmp.${it.name}[i], &zero, sizeof zero) != 0)
+            return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(q.name)}, ${g.c_string(it.name)},
+                            "non-zero padding where the layout leaves none");
+      for (unsigned i = tmp.n_${it.name}; i < (unsigned)want; i++)
+         tmp.${it.name}[i] = zero;
+      tmp.n_${it.name} = (unsigned)want;
+   }
+%   endif
+% endfor
+% for it in g.presence_checked_early(q):
+%   for ln in presence_check(it):
+   ${ln}
+%   endfor
+% endfor
    for (pass = 0; pass < ${2 if q.derives else 1}; pass++) {
       pos = start;
 % for it in q.items:
@@ -163,17 +203,9 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
    }
    /* what the decoder will read back must agree with what was written */
 % for it in q.items:
-%   if it.present is not None:
-<% X.check(it.present, full) %>\
-   if (((${X.to_c(it.present)}) != 0) != tmp.has_${it.name})
-      return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(q.name)}, ${g.c_string(it.name)},
-                      "presence disagrees with the fields that signal it");
-%   elif it.count is not None:
-<% X.check(it.count, full) %>\
-   if ((${X.to_c(it.count)}) != (int64_t)tmp.n_${it.name})
-      return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(q.name)}, ${g.c_string(it.name)},
-                      "element count disagrees with the field that gives it");
-%   endif
+%   for ln in presence_check(it):
+   ${ln}
+%   endfor
 % endfor
 % if q.size is not None:
 <% X.check(q.size, full) %>\
