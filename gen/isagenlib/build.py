@@ -13,7 +13,7 @@ from . import template as T
 from .diag import Diagnostics
 from .model import (BUILTIN_TYPES, Alt, Case, Choice, Container, Derive, Display,
                     Enum, EnumValue, Field, Item, Let, Match, Operand, Property,
-                    Rule, Sequence, Source, Spec, State, Stream, Struct, TypeRef, Use, Option,
+                    Rule, Sequence, Source, Spec, State, StateSet, Stream, Struct, TypeRef, Use, Option,
                     Variant, upper_snake)
 
 _PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")
@@ -141,10 +141,18 @@ class Builder:
         for c in st.findall("state"):
             nxt, nloc = self.parse_expr(c, "next")
             count = self.integer(c, "count") or 1
-            if (count > 1) != (c.get("var") is not None):
-                self.error(self.loc(c), "an array state (count > 1) needs var=, the element index its next= uses; a single one takes no var")
+            sets = []
+            for e in c.findall("set"):
+                index, iloc = self.parse_expr(e, "index")
+                value, vloc = self.parse_expr(e, "value")
+                when, wloc = self.parse_expr(e, "when")
+                sets.append(StateSet(index, value, when, self.loc(e), iloc, vloc, wloc))
+            if count > 1 and (c.get("next") is not None or not sets):
+                self.error(self.loc(c), "an array state (count > 1) changes by its <set> elements, not by next=")
+            elif count == 1 and (c.get("next") is None or sets):
+                self.error(self.loc(c), "a single state (no count) changes by next=, not by <set> elements")
             spec.stream.states.append(State(c.get("name"), self.integer(c, "init") or 0, c.get("next"), self.loc(c),
-                                            nloc, doc_text(c), next=nxt, index=base, count=count, var=c.get("var")))
+                                            nloc, doc_text(c), next=nxt, index=base, count=count, sets=sets))
             base += count
         for k, c in enumerate(st.findall("option")):
             o = Option(c.get("name"), c.get("type"), c.get("default"), self.loc(c), doc_text(c), index=k)

@@ -739,9 +739,13 @@ class Checker:
                 self.error(s.loc, f"state '{s.name}' has the name of a context variable or of another state")
             seen.add(s.name)
             scope = scope_for(self.spec, st.unit)
-            if s.var is not None:
-                scope = scope.with_local(s.var, f"i_{s.var}")
-            self.expr(s.next, scope, s.next_loc, f"next of state '{s.name}'")
+            if s.next is not None:
+                self.expr(s.next, scope, s.next_loc, f"next of state '{s.name}'")
+            for e in s.sets:
+                self.expr(e.index, scope, e.index_loc, f"index of a set of state '{s.name}'")
+                self.expr(e.value, scope, e.value_loc, f"value of a set of state '{s.name}'")
+                if e.when is not None:
+                    self.expr(e.when, scope, e.when_loc, f"when of a set of state '{s.name}'")
         for d in st.derives:
             self.derive_target(d, scope_for(self.spec, st.unit, prev=False))
             self.expr(d.value, scope_for(self.spec, st.unit, next=True), d.value_loc, "derive value")

@@ -550,26 +550,44 @@ class CGen:
         return X.to_c(st.stop)
 
     def state_step_lines(self):
-        """The body of <prefix>_step: each <state>'s value after a unit."""
+        """The body of <prefix>_step: each single <state>'s value after a
+        unit, and the elements an array's <set>s write (later ones win);
+        everything is read from the states as before the unit (ctx)."""
         scope = scope_for(self.spec, self.spec.stream.unit)
-        lines = []
+        lines = ["   unsigned n = 0;"]
         for s in self.spec.stream.states:
             if s.count == 1:
                 X.check(s.next, scope)
                 lines.append(f"   next[{s.index}] = {X.to_c(s.next)}; /* {s.name} */")
-            else:
-                X.check(s.next, scope.with_local(s.var, f"i_{s.var}"))
-                lines.append(f"   for (unsigned i_{s.var} = 0; i_{s.var} < {s.count}u; i_{s.var}++) /* {s.name} */")
-                lines.append(f"      next[{s.index} + i_{s.var}] = {X.to_c(s.next)};")
+                lines.append(f"   written[n++] = {s.index};")
+                continue
+            for k, e in enumerate(s.sets):
+                for x in (e.index, e.value) + ((e.when,) if e.when is not None else ()):
+                    X.check(x, scope)
+                cond = f"{X.to_c(e.when)} && " if e.when is not None else ""
+                lines.append(f"   {{ /* {s.name}: <set> {k + 1} */")
+                lines.append(f"      int64_t i = {X.to_c(e.index)};")
+                lines.append(f"      if ({cond}i >= 0 && i < {s.count}) {{")
+                lines.append(f"         next[{s.index} + i] = {X.to_c(e.value)};")
+                lines.append(f"         written[n++] = {s.index} + (unsigned)i;")
+                lines.append("      }")
+                lines.append("   }")
+        lines.append("   return n;")
         return lines
+
+    def state_decls(self):
+        return [(s.name, s.index, s.count, s.init) for s in self.spec.stream.states]
+
+    def max_state_writes(self):
+        return sum(1 if s.count == 1 else len(s.sets) for s in self.spec.stream.states)
+
+    def n_state_values(self):
+        return sum(s.count for s in self.spec.stream.states)
 
     def max_unit_bytes(self):
         """The most bytes one unit can take (0 when unbounded: a sequence
         with a size expression or repeated items)."""
         return (max_bits(self.spec.stream.unit) + 7) // 8
-
-    def state_init_values(self):
-        return [(s.name, s.init) for s in self.spec.stream.states for _ in range(s.count)]
 
     # ---------------------------------------------------------------- templates
 

@@ -483,7 +483,8 @@ class Stream:
 @dataclass
 class State:
     """A value carried from unit to unit of a program: `$name` is its value
-    before a unit, `next` (over that unit) its value after."""
+    before a unit, `next` (over that unit) its value after.  An array
+    (count > 1) keeps its values except where its <set>s write."""
     name: str
     init: int
     next_text: str
@@ -493,7 +494,20 @@ class State:
     next: object = None
     index: int = 0       # where its first value is in the state array
     count: int = 1       # > 1: an array, $name[i]
-    var: Optional[str] = None  # an array's element index in `next`
+    sets: list = dc_field(default_factory=list)  # an array's <set>s, in order
+
+
+@dataclass
+class StateSet:
+    """<set>: after a unit for which `when` holds, element `index` of an
+    array state becomes `value` (both read the states as before the unit)."""
+    index: object
+    value: object
+    when: object
+    loc: Loc
+    index_loc: Loc
+    value_loc: Loc
+    when_loc: Optional[Loc] = None
 
 
 @dataclass

@@ -308,14 +308,15 @@ static int ${P}_decode_first(const uint8_t *buf, size_t len, size_t pos, void *o
 % endif
 % if spec.stream.states:
 
-/* <state>s before the first unit, and after each unit. */
-static const int64_t ${P}_state_init[${len(g.state_init_values())}] = {
-%   for sname, init in g.state_init_values():
-   INT64_C(${init}), /* ${sname} */
+/* <state>s: where each one's values are, and their value before the first unit. */
+static const struct isa_state_decl ${P}_state_decls[${len(g.state_decls())}] = {
+%   for sname, index, count, init in g.state_decls():
+   { ${g.c_string(sname)}, ${index}, ${count}, INT64_C(${init}) },
 %   endfor
 };
 
-static void ${P}_step(const void *unit, const struct isa_ctx *ctx, int64_t *next)
+/* next[] holds the states before the unit; write what changes after it. */
+static unsigned ${P}_step(const void *unit, const struct isa_ctx *ctx, int64_t *next, unsigned *written)
 {
    const ${g.sname(spec.stream.unit)} *v = (const ${g.sname(spec.stream.unit)} *)unit;
    (void)v;
@@ -394,8 +395,10 @@ const struct isa_spec ${P}_spec = {
    ${g.c_string(spec.stream.separator)},
    ${P + '_link' if spec.stream.derives else '0'},
    ${P + '_decode_first' if firsts else '0'},
-   ${len(g.state_init_values())},
-   ${P + '_state_init' if spec.stream.states else '0'},
+   ${g.n_state_values()},
+   ${P + '_state_decls' if spec.stream.states else '0'},
+   ${len(spec.stream.states)},
+   ${g.max_state_writes()},
    ${P + '_step' if spec.stream.states else '0'},
    ${spec.stream.skip_zero}, ${spec.stream.skip_unit}, ${spec.stream.resync},
    ${1 if spec.stream.pad_end else 0},

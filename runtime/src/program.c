@@ -45,12 +45,16 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    c->scratch = calloc(1, spec->unit->c_size);
    if (spec->n_state) {
       c->state = (int64_t *)calloc(2 * spec->n_state, sizeof *c->state);
-      if (c->state)
-         memcpy(c->state + spec->n_state, spec->state_init, spec->n_state * sizeof *c->state);
+      c->written = (unsigned *)calloc(spec->max_state_writes + 1, sizeof *c->written);
+      /* calloc gave zeros; set the states that start elsewhere */
+      for (unsigned d = 0; c->state && d < spec->n_state_decls; d++)
+         for (unsigned i = 0; spec->state_decls[d].init && i < spec->state_decls[d].count; i++)
+            c->state[spec->state_decls[d].index + i] = c->state[spec->n_state + spec->state_decls[d].index + i] =
+               spec->state_decls[d].init;
    }
    if (spec->pad_end)
       c->tail = (uint8_t *)calloc(1, spec->max_unit_bytes);
-   if (!c->prev || !c->scratch || (spec->n_state && !c->state) || (spec->pad_end && !c->tail)) {
+   if (!c->prev || !c->scratch || (spec->n_state && (!c->state || !c->written)) || (spec->pad_end && !c->tail)) {
       isa_cursor_fini(c);
       c->done = true;
       return ISA_ERR_LIMIT;
@@ -63,9 +67,11 @@ void isa_cursor_fini(struct isa_cursor *c)
    free(c->prev);
    free(c->scratch);
    free(c->state);
+   free(c->written);
    free(c->tail);
    c->prev = c->scratch = NULL;
    c->state = NULL;
+   c->written = NULL;
    c->tail = NULL;
 }
 
@@ -132,9 +138,11 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    c->offset += size;
    c->index++;
    if (spec->n_state) {
-      /* state[0..n) is what this unit sees (the values after the previous
-       * one, kept in state[n..2n)) */
-      memcpy(c->state, c->state + spec->n_state, spec->n_state * sizeof *c->state);
+      /* state[0..n) is what this unit sees: the values after the previous
+       * one, kept in state[n..2n), which differ where its step wrote */
+      for (unsigned k = 0; k < c->n_written; k++)
+         c->state[c->written[k]] = c->state[spec->n_state + c->written[k]];
+      c->n_written = 0;
       ctx->state = c->state;
    }
    if ((!failed && spec->stop && spec->stop(obj, ctx)) || c->offset >= c->len ||
@@ -142,7 +150,7 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
       c->done = true;
    ctx->last = c->done;
    if (spec->n_state && !failed)
-      spec->step(obj, ctx, c->state + spec->n_state); /* this unit's own step */
+      c->n_written = spec->step(obj, ctx, c->state + spec->n_state, c->written); /* this unit's own step */
    return 1;
 }
 

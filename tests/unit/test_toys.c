@@ -554,3 +554,36 @@ Test(toy_tagged, the_stop_rule_reads_the_state_before_the_unit)
    cr_assert_eq(tagged_listing(b, sizeof b, NULL, text, sizeof text), 0);
    cr_assert_str_eq(text, "op1 r0, #0\nop2 r0, #0\nop3 r0, #0\nop4 r0, #0\n");
 }
+
+Test(toy_tagged, array_states_change_only_where_their_sets_write)
+{
+   /* $seen[r]: the unit that last wrote register r (0..3), 9 before any */
+   static const uint8_t b[] = {
+      0x11, 0x21, 0x00,             /* 0: Single op1 r2 */
+      0x12, 0x11, 0x00, 0x11, 0x00, /* 1: Pair op1 r1; op1 r1: the later set (b) wins */
+      0x12, 0x31, 0x00, 0x81, 0x02, /* 2: Pair op1 r3; op1 r40: out of range, writes nothing */
+      0x11, 0x51, 0x00,             /* 3: Single op1 r5: nothing; the fourth unit ends it */
+   };
+   static const int64_t before[4][4] = {{9, 9, 9, 9}, {9, 9, 0, 9}, {9, 101, 0, 9}, {9, 101, 0, 2}};
+   const struct isa_spec *spec = &toy_tagged_spec;
+   const struct isa_state_decl *seen = NULL;
+   struct toy_tagged_Unit obj;
+   struct isa_cursor cur;
+   struct isa_ctx ctx;
+   struct isa_error err;
+   unsigned u = 0;
+   for (unsigned d = 0; d < spec->n_state_decls; d++)
+      if (!strcmp(spec->state_decls[d].name, "seen"))
+         seen = &spec->state_decls[d];
+   cr_assert(seen && seen->count == 4 && seen->init == 9);
+   cr_assert_eq(isa_cursor_init(&cur, spec, b, sizeof b), ISA_OK);
+   while (isa_cursor_next(&cur, &obj, &ctx, &err) > 0) {
+      cr_assert_lt(u, 4u);
+      for (unsigned r = 0; r < 4; r++)
+         cr_assert_eq(ctx.state[seen->index + r], before[u][r], "unit %u: $seen[%u] = %lld, expected %lld", u, r,
+                      (long long)ctx.state[seen->index + r], (long long)before[u][r]);
+      u++;
+   }
+   isa_cursor_fini(&cur);
+   cr_assert_eq(u, 4u);
+}

@@ -313,6 +313,16 @@ struct isa_container {
 int isa_container_payload(const struct isa_container *c, const uint8_t *buf, size_t len, size_t *offset,
                           size_t *size, struct isa_error *err);
 
+/* ---- states -------------------------------------------------------------- */
+
+/* A <state>: $NAME (or $NAME[0..count)) is state[index..index+count) of a
+ * program cursor, `init` before the first unit. */
+struct isa_state_decl {
+   const char *name;
+   unsigned index, count;
+   int64_t init;
+};
+
 /* ---- options ------------------------------------------------------------- */
 
 /* An <option>: a choice the caller makes for a whole program (isa dis
@@ -348,11 +358,15 @@ struct isa_spec {
     * alternative: chosen by position, not by its bits) */
    int (*decode_first)(const uint8_t *buf, size_t len, size_t pos, void *obj, size_t *bits,
                        struct isa_error *err);
-   /* the <state>s: how many, their values before the first unit, and how a
-    * unit changes them (next[] = values after it; NULL when n_state is 0) */
+   /* the <state>s: n_state values in all, declared by state_decls; step
+    * changes them after a unit: next[] holds the values before it, step
+    * writes those that change and lists their indices in written[] (at
+    * most max_state_writes), returning how many; NULL when n_state is 0 */
    unsigned n_state;
-   const int64_t *state_init;
-   void (*step)(const void *unit, const struct isa_ctx *ctx, int64_t *next);
+   const struct isa_state_decl *state_decls;
+   unsigned n_state_decls;
+   unsigned max_state_writes;
+   unsigned (*step)(const void *unit, const struct isa_ctx *ctx, int64_t *next, unsigned *written);
    /* how a listing walks the bytes (<stream> attributes; 0 = off):
     * where skip_zero_bits bits are zero, skip zero words of skip_unit_bits;
     * where no unit decodes, report a failed unit of resync_bits and go on;
@@ -405,8 +419,10 @@ struct isa_cursor {
    bool done;
    /* the unit before the one just decoded: ctx->prev points here */
    void *prev, *scratch;
-   /* the <state>s: [0, n) before the unit just decoded (ctx->state), [n, 2n) after it */
+   /* the <state>s: [0, n) before the unit just decoded (ctx->state), [n, 2n)
+    * after it; the two differ only at written[0..n_written) */
    int64_t *state;
+   unsigned *written, n_written;
    /* pad_end: the end of the input, copied and zero-padded */
    uint8_t *tail;
    /* the caller's <option> values (spec->n_options of them), or NULL for
