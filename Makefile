@@ -8,7 +8,7 @@
 #   make clean    remove out/
 
 # A spec is xml/NAME.xml as of its default version, or NAME@VERSION.
-SPECS        := nv-sph nv-sph@v4 lima-pp lima-gp tgsi tgsi@mesa-7.10 agx-g13 agx-g13@2021
+SPECS        := nv-sph nv-sph@v4 lima-pp lima-gp tgsi tgsi@mesa-7.10 agx-g13 agx-g13@2021 midgard
 OUT          := out
 CC           ?= gcc
 ifeq ($(origin CC),default)

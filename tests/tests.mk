@@ -13,7 +13,7 @@ TOYS        := toy-bundle toy-varlen toy-tokens toy-listing toy-tagged
 TOY_PREFIX  := $(foreach t,$(TOYS),$(call prefix_of,$(t)))
 TOY_GEN_C   := $(TOY_PREFIX:%=$(OUT)/tests/gen/%.c)
 TOY_GEN_H   := $(TOY_PREFIX:%=$(OUT)/tests/gen/%.h)
-CORPORA     := nv-sph lima-pp lima-gp lima-pp-excluded tgsi agx agx-2021
+CORPORA     := nv-sph lima-pp lima-gp lima-pp-excluded tgsi agx agx-2021 midgard midgard-excluded
 CORPUS_C    := $(foreach c,$(CORPORA),$(OUT)/tests/gen/corpus_$(call prefix_of,$(c)).c)
 
 UNIT_SRC    := $(wildcard tests/unit/*.c)
@@ -29,7 +29,7 @@ $(OUT)/tests/gen/$(call prefix_of,$(1)).c $(OUT)/tests/gen/$(call prefix_of,$(1)
 endef
 $(foreach t,$(TOYS),$(eval $(call toy_rules,$(t))))
 
-$(OUT)/tests/gen/corpus_%.c: tests/corpus2c.py $(wildcard tests/corpus/*.jsonl) | deps
+$(OUT)/tests/gen/corpus_%.c: tests/corpus2c.py $(wildcard tests/corpus/*.jsonl tests/corpus/*.quirks.json) | deps
 	@mkdir -p $(@D)
 	$(PYTHON) tests/corpus2c.py $(subst _,-,$*) tests/corpus/$(subst _,-,$*).jsonl -o $@
 

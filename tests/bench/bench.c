@@ -97,6 +97,8 @@ int main(int argc, char **argv)
    n += tgsi_bench_cases(cases + n, 32 - n);
    agx_bench_setup();
    n += agx_bench_cases(cases + n, 32 - n);
+   midgard_bench_setup();
+   n += midgard_bench_cases(cases + n, 32 - n);
 
    unsigned rounds = quick ? 3 : 7;
    double min_ns = quick ? 2e7 : 1e8;

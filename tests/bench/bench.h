@@ -40,4 +40,8 @@ size_t tgsi_bench_cases(struct bench_case *out, size_t max);
 void agx_bench_setup(void);
 size_t agx_bench_cases(struct bench_case *out, size_t max);
 
+/* midgard.c (reads tests/corpus/midgard.jsonl) */
+void midgard_bench_setup(void);
+size_t midgard_bench_cases(struct bench_case *out, size_t max);
+
 #endif

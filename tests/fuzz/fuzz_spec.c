@@ -3,8 +3,10 @@
  * SPECS with -DFUZZ_SPEC='"name"', so a new spec gets a fuzzer for free.
  *
  * The first input byte picks what to exercise with the rest:
- *   even  decode it as a program: every unit is printed, validated, walked,
- *         encoded (checked) and decoded again, and must keep its fields;
+ *   even  decode it as a program (with the spec's options, such as Midgard's
+ *         GPU, chosen by the byte's other bits): every unit is printed,
+ *         validated, walked, encoded (checked) and decoded again, and must
+ *         keep its fields;
  *   odd   decode one unit, overwrite every field with values from the
  *         input, and pack it with the checked encoder: any error status is
  *         fine, a crash or a silently wrong encoding is not.
@@ -94,14 +96,21 @@ static void exercise_unit(const struct isa_spec *spec, const void *obj, size_t b
    free(again);
 }
 
-static void mode_program(const struct isa_spec *spec, const uint8_t *data, size_t size)
+static void mode_program(const struct isa_spec *spec, unsigned choice, const uint8_t *data, size_t size)
 {
    void *obj = calloc(1, spec->unit->c_size);
+   int64_t *options = (int64_t *)calloc(spec->n_options + 1, sizeof *options);
    struct isa_cursor cur;
    struct isa_ctx ctx;
    struct isa_error err;
    int r = 0;
+   for (unsigned k = 0; k < spec->n_options; k++) {
+      const struct isa_option *o = &spec->options[k];
+      options[k] = o->values[choice % o->n_values];
+      choice /= o->n_values;
+   }
    isa_cursor_init(&cur, spec, data, size);
+   cur.options = options;
    while (cur.index < 256 && (r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0)
       if (!ctx.failed)
          exercise_unit(spec, obj, ctx.size / 8, ctx.offset, ctx.index);
@@ -111,6 +120,7 @@ static void mode_program(const struct isa_spec *spec, const uint8_t *data, size_
    }
    isa_cursor_fini(&cur);
    free(obj);
+   free(options);
 }
 
 static void mode_pack(const struct isa_spec *spec, const uint8_t *data, size_t size)
@@ -157,7 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    if (size == 0)
       return 0;
    if (data[0] % 2 == 0)
-      mode_program(spec, data + 1, size - 1);
+      mode_program(spec, data[0] / 2u, data + 1, size - 1);
    else
       mode_pack(spec, data + 1, size - 1);
    return 0;
