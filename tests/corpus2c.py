@@ -14,24 +14,10 @@ import argparse
 import json
 import os
 import re
+import sys
 
-
-def c_str(s):
-    out = []
-    for ch in s:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or ord(ch) > 0x7e:
-            out.append("".join(f"\\{b:03o}" for b in ch.encode("utf-8")))
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gen"))
+from isagenlib.codegen import c_string as c_str  # noqa: E402  (one C string escaper for all generated C)
 
 
 def main():

@@ -217,6 +217,20 @@ class Parser:
             return Unary(t.text, self.unary(), t.pos)
         return self.postfix()
 
+    def path_segments(self, segs):
+        """The rest of a path after its first name: `.name` and `[expr]`
+        segments, appended to segs."""
+        while True:
+            if self.peek().text == "." and self.peek(1).kind == "ident":
+                self.take()
+                segs.append(self.take().text)
+            elif self.peek().text == "[":
+                self.take()
+                segs.append(self.expr())
+                self.expect("]")
+            else:
+                return segs
+
     def postfix(self):
         t = self.peek()
         if t.kind == "num":
@@ -226,17 +240,7 @@ class Parser:
             self.take()
             if t.text in ("$prev", "$next"):
                 # $prev.field, $next.field: the neighbouring units of the program
-                segs = [t.text]
-                while True:
-                    if self.peek().text == "." and self.peek(1).kind == "ident":
-                        self.take()
-                        segs.append(self.take().text)
-                    elif self.peek().text == "[":
-                        self.take()
-                        segs.append(self.expr())
-                        self.expect("]")
-                    else:
-                        break
+                segs = self.path_segments([t.text])
                 if len(segs) == 1:
                     raise ExprError(t.pos, f"{t.text} needs a field: {t.text}.NAME")
                 return Path(segs, t.pos)
@@ -274,18 +278,7 @@ class Parser:
                         args.append(self.expr())
                 self.expect(")")
                 return Call(t.text, args, t.pos)
-            segs = [t.text]
-            while True:
-                if self.peek().text == "." and self.peek(1).kind == "ident":
-                    self.take()
-                    segs.append(self.take().text)
-                elif self.peek().text == "[":
-                    self.take()
-                    segs.append(self.expr())
-                    self.expect("]")
-                else:
-                    break
-            return Path(segs, t.pos)
+            return Path(self.path_segments([t.text]), t.pos)
         got = "end of expression" if t.kind == "end" else f"'{t.text}'"
         raise ExprError(t.pos, f"expected a value, found {got}")
 
