@@ -83,10 +83,12 @@ static inline int field_list_find(const struct field_list *l, const char *name, 
    return 0;
 }
 
-/* Print a program as `isa dis` does (no --offsets unless asked). */
-static inline int dis(const char *spec_name, const uint8_t *b, size_t n, int offsets, char *out, size_t cap)
+/* Print a program as `isa dis` does (no --offsets unless asked), with the
+ * spec's <option>s as given (NULL: their defaults); *end (if asked) gets
+ * where the last unit ends. */
+static inline int dis_spec(const struct isa_spec *spec, const int64_t *options, const uint8_t *b, size_t n,
+                           int offsets, char *out, size_t cap, size_t *end)
 {
-   const struct isa_spec *spec = isa_spec_find(spec_name);
    void *obj = calloc(1, spec->unit->c_size);
    struct isa_cursor cur;
    struct isa_ctx ctx;
@@ -94,8 +96,16 @@ static inline int dis(const char *spec_name, const uint8_t *b, size_t n, int off
    struct isa_out o;
    int r;
    isa_out_buffer(&o, out, cap);
-   isa_cursor_init(&cur, spec, b, n);
+   if (!obj || isa_cursor_init(&cur, spec, b, n) != ISA_OK) {
+      free(obj);
+      return ISA_ERR_LIMIT;
+   }
+   cur.options = options;
+   if (end)
+      *end = 0;
    while ((r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0) {
+      if (end)
+         *end = ctx.offset + (ctx.size + 7) / 8;
       ctx.listing = offsets;
       if (offsets && spec->prefix)
          spec->prefix(&o, &ctx);
@@ -108,6 +118,12 @@ static inline int dis(const char *spec_name, const uint8_t *b, size_t n, int off
    isa_cursor_fini(&cur);
    free(obj);
    return r;
+}
+
+/* The same for a spec compiled into the runtime, by name. */
+static inline int dis(const char *spec_name, const uint8_t *b, size_t n, int offsets, char *out, size_t cap)
+{
+   return dis_spec(isa_spec_find(spec_name), NULL, b, n, offsets, out, cap, NULL);
 }
 
 struct finds {
@@ -125,26 +141,40 @@ static inline void collect(void *user, const struct isa_finding *f)
    s->errors += f->severity == ISA_SEV_ERROR;
 }
 
-static inline struct finds check(const char *spec_name, const uint8_t *b, size_t n)
+/* Validate a program as `isa check` does, with the spec's <option>s as
+ * given (NULL: their defaults); *status (if asked) gets the cursor's last
+ * return value. */
+static inline struct finds check_spec(const struct isa_spec *spec, const int64_t *options, const uint8_t *b, size_t n,
+                                      int *status)
 {
-   const struct isa_spec *spec = isa_spec_find(spec_name);
    void *obj = calloc(1, spec->unit->c_size);
    struct finds s;
    struct isa_findings f;
    struct isa_cursor cur;
    struct isa_ctx ctx;
    struct isa_error err;
+   int r = ISA_ERR_LIMIT;
    memset(&s, 0, sizeof s);
    memset(&f, 0, sizeof f);
    f.emit = collect;
    f.user = &s;
-   isa_cursor_init(&cur, spec, b, n);
-   while (isa_cursor_next(&cur, obj, &ctx, &err) > 0)
-      if (!ctx.failed)
-         spec->unit->validate(obj, &f, &ctx, NULL);
-   isa_cursor_fini(&cur);
+   if (obj && isa_cursor_init(&cur, spec, b, n) == ISA_OK) {
+      cur.options = options;
+      while ((r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0)
+         if (!ctx.failed)
+            spec->unit->validate(obj, &f, &ctx, NULL);
+      isa_cursor_fini(&cur);
+   }
    free(obj);
+   if (status)
+      *status = r;
    return s;
+}
+
+/* The same for a spec compiled into the runtime, by name. */
+static inline struct finds check(const char *spec_name, const uint8_t *b, size_t n)
+{
+   return check_spec(isa_spec_find(spec_name), NULL, b, n, NULL);
 }
 
 #endif

@@ -214,57 +214,29 @@ static size_t words_bytes(const char *words, uint8_t *out, size_t cap)
    return n;
 }
 
+/* The --gpu GPU option values, as `isa dis --gpu GPU` sets them. */
+static const int64_t *gpu_options(const char *gpu, int64_t *options)
+{
+   cr_assert_leq(midgard_spec.n_options, 4u);
+   isa_options_init(&midgard_spec, options);
+   cr_assert_eq(isa_option_set(&midgard_spec, options, "gpu", gpu), ISA_OK, "gpu %s", gpu);
+   return options;
+}
+
 /* Print a program as `isa dis --isa midgard --gpu GPU` does; *end gets
  * where its last bundle ends. */
 static int listing(const uint8_t *b, size_t n, const char *gpu, char *out, size_t cap, size_t *end)
 {
-   struct midgard_Bundle obj;
-   struct isa_cursor cur;
-   struct isa_ctx ctx;
-   struct isa_error err;
-   struct isa_out o;
    int64_t options[4];
-   int r;
-   cr_assert_leq(midgard_spec.n_options, 4u);
-   isa_options_init(&midgard_spec, options);
-   cr_assert_eq(isa_option_set(&midgard_spec, options, "gpu", gpu), ISA_OK, "gpu %s", gpu);
-   isa_out_buffer(&o, out, cap);
-   cr_assert_eq(isa_cursor_init(&cur, &midgard_spec, b, n), ISA_OK);
-   cur.options = options;
-   if (end)
-      *end = 0;
-   while ((r = isa_cursor_next(&cur, &obj, &ctx, &err)) > 0) {
-      midgard_spec.unit->print(&obj, &o, &ctx);
-      if (end)
-         *end = ctx.offset + ctx.size / 8;
-   }
-   isa_cursor_fini(&cur);
-   return r;
+   return dis_spec(&midgard_spec, gpu_options(gpu, options), b, n, 0, out, cap, end);
 }
 
 /* Validate a program as `isa check --isa midgard --gpu GPU` does; r gets the
  * cursor's final status. */
 static struct finds check_gpu(const uint8_t *b, size_t n, const char *gpu, int *r)
 {
-   struct midgard_Bundle obj;
-   struct finds s;
-   struct isa_findings f;
-   struct isa_cursor cur;
-   struct isa_ctx ctx;
-   struct isa_error err;
    int64_t options[4];
-   memset(&s, 0, sizeof s);
-   memset(&f, 0, sizeof f);
-   f.emit = collect;
-   f.user = &s;
-   isa_options_init(&midgard_spec, options);
-   cr_assert_eq(isa_option_set(&midgard_spec, options, "gpu", gpu), ISA_OK);
-   cr_assert_eq(isa_cursor_init(&cur, &midgard_spec, b, n), ISA_OK);
-   cur.options = options;
-   while ((*r = isa_cursor_next(&cur, &obj, &ctx, &err)) > 0)
-      midgard_spec.unit->validate(&obj, &f, &ctx, NULL);
-   isa_cursor_fini(&cur);
-   return s;
+   return check_spec(&midgard_spec, gpu_options(gpu, options), b, n, r);
 }
 
 static char text[1 << 16];

@@ -395,27 +395,7 @@ extern const struct isa_spec toy_listing_spec;
 
 static int listing(const uint8_t *b, size_t n, int offsets, char *out, size_t cap)
 {
-   const struct isa_spec *spec = &toy_listing_spec;
-   struct toy_listing_Instr obj;
-   struct isa_cursor cur;
-   struct isa_ctx ctx;
-   struct isa_error err;
-   struct isa_out o;
-   int r;
-   isa_out_buffer(&o, out, cap);
-   cr_assert_eq(isa_cursor_init(&cur, spec, b, n), ISA_OK);
-   while ((r = isa_cursor_next(&cur, &obj, &ctx, &err)) > 0) {
-      ctx.listing = offsets;
-      if (offsets)
-         spec->prefix(&o, &ctx);
-      if (ctx.failed)
-         isa_out_str(&o, spec->failed_text);
-      else
-         spec->unit->print(&obj, &o, &ctx);
-      isa_out_str(&o, spec->separator);
-   }
-   isa_cursor_fini(&cur);
-   return r;
+   return dis_spec(&toy_listing_spec, NULL, b, n, offsets, out, cap, NULL);
 }
 
 Test(toy_listing, zero_padding_failures_stop_and_absolute_targets)
@@ -500,27 +480,12 @@ extern const struct isa_spec toy_tagged_spec;
 static int tagged_listing(const uint8_t *b, size_t n, const char *model, char *out, size_t cap)
 {
    const struct isa_spec *spec = &toy_tagged_spec;
-   struct toy_tagged_Unit obj;
-   struct isa_cursor cur;
-   struct isa_ctx ctx;
-   struct isa_error err;
-   struct isa_out o;
    int64_t options[1];
-   int r;
    cr_assert_eq(spec->n_options, 1u);
    isa_options_init(spec, options);
    if (model)
       cr_assert_eq(isa_option_set(spec, options, "model", model), ISA_OK);
-   isa_out_buffer(&o, out, cap);
-   cr_assert_eq(isa_cursor_init(&cur, spec, b, n), ISA_OK);
-   if (model)
-      cur.options = options;
-   while ((r = isa_cursor_next(&cur, &obj, &ctx, &err)) > 0) {
-      spec->unit->print(&obj, &o, &ctx);
-      isa_out_str(&o, spec->separator);
-   }
-   isa_cursor_fini(&cur);
-   return r;
+   return dis_spec(spec, model ? options : NULL, b, n, 0, out, cap, NULL);
 }
 
 Test(toy_tagged, options_change_the_text_and_the_end_tag_stops)
