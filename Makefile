@@ -37,7 +37,7 @@ version_of = $(word 2,$(subst @, ,$(1)))
 SPEC_PREFIXES := $(foreach s,$(SPECS),$(call prefix_of,$(s)))
 GEN_C   := $(SPEC_PREFIXES:%=$(OUT)/gen/%.c) $(OUT)/gen/isagen_specs.c
 GEN_H   := $(SPEC_PREFIXES:%=$(OUT)/gen/%.h)
-GEN_DEPS := $(wildcard gen/isagenlib/*.py) $(wildcard gen/templates/*.mako) gen/isagen gen/python \
+GEN_DEPS := $(wildcard gen/isagenlib/*.py gen/isagenlib/*/*.py) $(wildcard gen/templates/*.mako) gen/isagen gen/python \
             xml/isagen.rng runtime/include/isagen/core.h
 
 RT_SRC  := $(wildcard runtime/src/*.c)

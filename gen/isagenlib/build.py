@@ -14,7 +14,7 @@ from .diag import Diagnostics
 from .model import (BUILTIN_TYPES, Alt, Case, Choice, Container, Derive, Display,
                     Enum, EnumValue, Field, Item, Let, Match, Operand, Property,
                     Rule, Sequence, Source, Spec, State, StateSet, Stream, Struct, TypeRef, Use, Option,
-                    Variant, upper_snake)
+                    Variant)
 
 _PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")
 
@@ -146,7 +146,8 @@ class Builder:
                 index, iloc = self.parse_expr(e, "index")
                 value, vloc = self.parse_expr(e, "value")
                 when, wloc = self.parse_expr(e, "when")
-                sets.append(StateSet(index, value, when, self.loc(e), iloc, vloc, wloc))
+                sets.append(StateSet(e.get("index"), e.get("value"), e.get("when"), self.loc(e), iloc, vloc, wloc,
+                                     index=index, value=value, when=when))
             if count > 1 and (c.get("next") is not None or not sets):
                 self.error(self.loc(c), "an array state (count > 1) changes by its <set> elements, not by next=")
             elif count == 1 and (c.get("next") is None or sets):
@@ -257,8 +258,7 @@ class Builder:
             ftype = TypeRef("uint", "uint")
         f = Field(role=role, name=name, pieces=pieces, type=ftype, count=count,
                   stride=stride if stride is not None else width, anonymous=anonymous,
-                  doc=doc_text(el), src=self.src(el), loc=self.loc(el), owner=owner)
-        f.element = el
+                  doc=doc_text(el), src=self.src(el), loc=self.loc(el), element=el, owner=owner)
         if role == "field":
             f.default = self.integer(el, "default")
             f.expect = self.integer(el, "expect")
@@ -282,8 +282,8 @@ class Builder:
         except X.ExprError as e:
             self.error(loc.shifted(e.pos), f"in args=\"{el.get('args')}\": {e.message}")
             args = []
-        u = Use(el.get("name"), el.get("operand"), el.get("args"), args, self.loc(el), loc,
-                doc_text(el), self.src(el), owner=owner)
+        u = Use(el.get("name"), el.get("operand"), el.get("args"), self.loc(el), loc,
+                doc_text(el), self.src(el), args=args, owner=owner)
         return u
 
     def rule(self, el):
@@ -292,8 +292,7 @@ class Builder:
         mloc = self.aloc(el, "message", 0)
         r = Rule(el.get("name"), el.get("check"), el.get("when"), el.get("severity", "error"),
                  el.get("field"), el.get("message"), self.loc(el), check_loc, when_loc, mloc,
-                 doc_text(el), self.src(el), check=check, when=when)
-        r.element = el
+                 doc_text(el), self.src(el), element=el, check=check, when=when)
         r.message = self.parse_template(r.message_text, mloc, "message")
         return r
 
@@ -305,9 +304,10 @@ class Builder:
         d.parts = self.parse_template(text, tloc, "display")
         return d
 
-    def let(self, el):
+    def let(self, el, owner):
         value, vloc = self.parse_expr(el, "value")
-        return Let(el.get("name"), el.get("value"), self.loc(el), vloc, doc_text(el), self.src(el), value=value)
+        return Let(el.get("name"), el.get("value"), self.loc(el), vloc, doc_text(el), self.src(el), value=value,
+                   owner=owner)
 
     def members(self, el, owner):
         members, rules, displays = [], [], []
@@ -320,7 +320,7 @@ class Builder:
             elif c.tag == "use":
                 members.append(self.use(c, owner))
             elif c.tag == "let":
-                owner.lets.append(self.let(c))
+                owner.lets.append(self.let(c, owner))
             elif c.tag == "operand":
                 op = self.operand(c)
                 op.owner = owner
@@ -343,8 +343,8 @@ class Builder:
 
     def struct(self, el):
         s = Struct(el.get("name"), self.integer(el, "bits"), el.get("length"),
-                   self.integer(el, "min-length"), [], [], [], [], doc_text(el), self.src(el), self.loc(el))
-        s.element = el
+                   self.integer(el, "min-length"), [], [], [], [], doc_text(el), self.src(el), self.loc(el),
+                   element=el)
         s.overlay = el.get("overlay") == "true"
         s.members, s.rules, s.displays = self.members(el, s)
         s.length, s.length_loc = self.parse_expr(el, "length")
@@ -360,11 +360,12 @@ class Builder:
         names = {}
         for i, v in enumerate(el.findall("variant")):
             prio = el.get("priority")
+            # every view of an overlay is listed under its own name
+            named = v.get("path", "flat") == "named" or s.overlay
             var = Variant(v.get("name"), self.integer(v, "priority") or 0, v.get("fallback") == "true",
-                          v.get("path", "flat") == "named", v.get("length"), self.whens(v),
-                          [], [], [], doc_text(v), self.src(v), self.loc(v), owner=s, index=i + 1)
+                          named, v.get("length"), self.whens(v),
+                          [], [], [], doc_text(v), self.src(v), self.loc(v), element=v, owner=s, index=i + 1)
             var.explicit_priority = v.get("priority") is not None
-            var.element = v
             var.members, var.rules, var.displays = self.members(v, var)
             var.length, var.length_loc = self.parse_expr(v, "length")
             if var.name in names:
@@ -386,10 +387,9 @@ class Builder:
             if c.tag == "item":
                 it = Item(c.get("name"), TypeRef(c.get("type"), "?"), c.get("present"), c.get("count"),
                           self.integer(c, "max"), self.integer(c, "align") or 1, doc_text(c),
-                          self.src(c), self.loc(c), owner=seq)
+                          self.src(c), self.loc(c), element=c, owner=seq)
                 it.present, it.present_loc = self.parse_expr(c, "present")
                 it.count, it.count_loc = self.parse_expr(c, "count")
-                it.element = c
                 it.padding = c.get("padding") == "true"
                 if it.padding and it.count_text is None:
                     self.error(self.aloc(c, "padding"), "padding=\"true\" needs a count (how many filler elements)")
@@ -403,7 +403,7 @@ class Builder:
                     self.error(self.aloc(c, "max"), "max only applies to counted items")
                 items.append(it)
             elif c.tag == "let":
-                seq.lets.append(self.let(c))
+                seq.lets.append(self.let(c, seq))
             elif c.tag == "derive":
                 value, vloc = self.parse_expr(c, "value")
                 d = Derive(c.get("field"), c.get("value"), self.loc(c), self.aloc(c, "field", 0), vloc,
@@ -419,14 +419,15 @@ class Builder:
         alts = []
         for i, a in enumerate(el.findall("alt")):
             alt = Alt(TypeRef(a.get("type"), "?"), self.integer(a, "priority") or 0, self.whens(a),
-                      self.loc(a), doc_text(a), self.src(a), index=i + 1)
+                      self.loc(a), doc_text(a), self.src(a), element=a, index=i + 1)
             alt.explicit_priority = a.get("priority") is not None
             alt.first = a.get("first") == "true"
             alt.shadowed = a.get("shadowed") == "true"
-            alt.element = a
             alts.append(alt)
-        return Choice(el.get("name"), alts, doc_text(el), self.src(el), self.loc(el),
-                      lets=[self.let(c) for c in el.findall("let")], rules=[self.rule(c) for c in el.findall("rule")])
+        ch = Choice(el.get("name"), alts, doc_text(el), self.src(el), self.loc(el),
+                    rules=[self.rule(c) for c in el.findall("rule")])
+        ch.lets = [self.let(c, ch) for c in el.findall("let")]
+        return ch
 
     def operand(self, el):
         params, types, locs = [], {}, {}
@@ -448,8 +449,10 @@ class Builder:
             if case.message_text is not None:
                 case.message = self.parse_template(case.message_text, mloc, "message")
             cases.append(case)
-        return Operand(el.get("name"), params, cases, doc_text(el), self.src(el), self.loc(el),
-                       param_types=types, param_locs=locs, lets=[self.let(c) for c in el.findall("let")])
+        o = Operand(el.get("name"), params, cases, doc_text(el), self.src(el), self.loc(el),
+                    param_types=types, param_locs=locs)
+        o.lets = [self.let(c, o) for c in el.findall("let")]
+        return o
 
     # -------------------------------------------------------------- names
 
@@ -471,18 +474,6 @@ class Builder:
         self.error(self.aloc(el, attr), f"unknown {what} '{tref.name}'")
 
     def resolve(self, spec):
-        prefix, PREFIX = spec.prefix, spec.PREFIX
-        cnames = {}
-        for e in spec.enums:
-            e.c_type = f"enum {prefix}_{e.name}"
-            e.c_name_fn = f"{prefix}_{e.name}_name"
-            for p in e.properties:
-                p.c_fn = f"{prefix}_{e.name}_{p.name}"
-            for v in e.values:
-                v.c_name = f"{PREFIX}_{upper_snake(e.name)}_{upper_snake(v.name)}"
-                if v.c_name in cnames:
-                    self.error(v.loc, f"C name {v.c_name} of {e.name}::{v.name} clashes with {cnames[v.c_name]}")
-                cnames[v.c_name] = f"{e.name}::{v.name}"
         ops = {o.name: o for o in spec.operands}
         for t in spec.types:
             if isinstance(t, Struct):

@@ -92,7 +92,7 @@ def cmd_lint(args):
 
 
 def cmd_generate(args):
-    from . import codegen
+    from . import cgen
     try:
         spec = load_spec(args.file, args.schema, display_name(args.file), args.version)
     except SpecError as e:
@@ -100,7 +100,7 @@ def cmd_generate(args):
             print(d, file=sys.stderr)
         return 1
     os.makedirs(args.output, exist_ok=True)
-    for name, text in codegen.generate(spec).items():
+    for name, text in cgen.generate(spec).items():
         path = os.path.join(args.output, name)
         # Only rewrite changed files, so make does not rebuild needlessly.
         old = None
@@ -114,8 +114,8 @@ def cmd_generate(args):
 
 
 def cmd_registry(args):
-    from . import codegen
-    text = codegen.registry(args.names)
+    from . import cgen
+    text = cgen.registry(args.names)
     os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     old = open(args.output, encoding="utf-8").read() if os.path.exists(args.output) else None
     if old != text:

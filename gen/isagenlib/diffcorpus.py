@@ -18,7 +18,7 @@ import json
 import os
 import subprocess
 
-from . import codegen
+from . import cgen
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 RUNTIME = os.path.join(ROOT, "runtime")
@@ -57,11 +57,11 @@ def build(old, new, tmp):
     gen = os.path.join(tmp, "gen")
     os.makedirs(gen, exist_ok=True)
     for spec in (old, new):
-        for name, text in codegen.generate(spec).items():
+        for name, text in cgen.generate(spec).items():
             with open(os.path.join(gen, name), "w", encoding="utf-8") as f:
                 f.write(text)
     with open(os.path.join(gen, "isagen_specs.c"), "w", encoding="utf-8") as f:
-        f.write(codegen.registry(NAMES))
+        f.write(cgen.registry(NAMES))
     sources = sorted(os.path.join(d, n) for d in (os.path.join(RUNTIME, "src"), os.path.join(RUNTIME, "cli"), gen)
                      for n in os.listdir(d) if n.endswith(".c"))
     exe = os.path.join(tmp, "isa")

@@ -34,12 +34,13 @@ class ExprError(Exception):
     """An error at offset `pos` of an expression.  `cascade` marks an error
     already reported where it starts (a broken <let> seen from a use of it),
     so that users of the let stay quiet."""
-    def __init__(self, pos, message, cascade=False, cycle=None):
+    def __init__(self, pos, message, cascade=False, cycle=None, head=None):
         super().__init__(message)
         self.pos = pos
         self.message = message
         self.cascade = cascade
         self.cycle = cycle  # the names of a <let> cycle, reported once
+        self.head = head    # the <let> where that cycle is reported
 
 
 # ---------------------------------------------------------------- lexer
@@ -302,33 +303,30 @@ def parse_list(text):
 
 # ---------------------------------------------------------------- checking
 
-# name -> (arity, result type, C helper); None helper = handled specially
+# name -> (arity, result type); named/present/count are resolved by the scope
 FUNCTIONS = {
-    "bit": (2, "int", "isa_x_bit"),
-    "bits": (3, "int", "isa_x_bits"),
-    "popcount": (1, "int", "isa_x_popcount"),
-    "sext": (2, "int", "isa_x_sext"),
-    "min": (2, "int", "isa_x_min"),
-    "max": (2, "int", "isa_x_max"),
-    "abs": (1, "int", "isa_x_abs"),
-    "align": (2, "int", "isa_x_align"),
-    "bitmask": (2, "int", "isa_x_bitmask"),
-    "half": (1, "float", "isa_half_to_double"),
-    "f32": (1, "float", "isa_f32_to_double"),
-    "f64": (1, "float", "isa_f64_to_double"),
-    "named": (1, "int", None),
-    "present": (1, "int", None),
-    "count": (1, "int", None),
+    "bit": (2, "int"),
+    "bits": (3, "int"),
+    "popcount": (1, "int"),
+    "sext": (2, "int"),
+    "min": (2, "int"),
+    "max": (2, "int"),
+    "abs": (1, "int"),
+    "align": (2, "int"),
+    "bitmask": (2, "int"),
+    "half": (1, "float"),
+    "f32": (1, "float"),
+    "f64": (1, "float"),
+    "named": (1, "int"),
+    "present": (1, "int"),
+    "count": (1, "int"),
 }
 
 
 class Scope:
-    """What names mean where an expression appears.  The model supplies
-    subclasses; `resolve` returns an object with:
-        .c        C expression reading the value (int64-compatible)
-        .type     "int"
-        .field    the model Field (or None), for enum names and formats
-    or raises ExprError."""
+    """What names mean where an expression appears (resolve.py supplies the
+    real ones).  Each method returns a binding from refs.py or raises
+    ExprError."""
 
     def resolve(self, path_node):
         raise ExprError(path_node.pos, f"unknown name '{path_node.text()}'")
@@ -342,16 +340,16 @@ class Scope:
     def resolve_item(self, call_node, which):
         raise ExprError(call_node.pos, f"{which}() needs the name of a sequence item")
 
-    def check_index(self, node):
-        pass
-
     def resolve_call(self, node):
         return None
 
 
 def check(node, scope, allow_agg=False):
-    """Resolve names and compute types; raises ExprError.  With allow_agg
-    the whole expression may be a struct or operand (to print it)."""
+    """Bind every name of `node` (node.ref) and compute its type; raises
+    ExprError.  With allow_agg the whole expression may be a struct or an
+    operand (to print it).  Every expression is checked once, in the scope
+    it is written in; its bindings are then what every back-end reads."""
+    from . import refs as R
     if isinstance(node, Num):
         node.type = "int"
     elif isinstance(node, Path):
@@ -363,7 +361,7 @@ def check(node, scope, allow_agg=False):
         node.ref = scope.resolve(node)
         node.type = node.ref.type
         if node.type == "agg" and not allow_agg:
-            what = "an operand" if node.ref.use is not None else "a struct or item"
+            what = "an operand" if isinstance(node.ref, R.UseValue) else "a struct or item"
             raise ExprError(node.pos, f"'{node.text()}' is {what}: it can be printed, not computed with")
     elif isinstance(node, Var):
         if node.index is not None:
@@ -412,15 +410,15 @@ def check(node, scope, allow_agg=False):
                         raise ExprError(a.pos, f"arguments of operand '{node.fn}' must be integers")
                     continue
                 check(a, scope, allow_agg=True)
-                agg = getattr(a.ref, "agg", None) if a.type == "agg" else None
-                if agg is None or agg.name != want or getattr(a.ref, "lvalue", None) is None:
+                ref = a.ref if isinstance(a, Path) else None
+                if not isinstance(ref, R.AggValue) or ref.target.name != want or ref.access.guarded:
                     from .model import Struct
                     if not isinstance(scope.spec.type_named(want), Struct):
                         raise ExprError(a.pos, f"parameter '{pname}' has no struct type", cascade=True)
                     raise ExprError(a.pos, f"parameter '{pname}' of operand '{node.fn}' takes a {want}")
             node.type = "agg"
             return node
-        arity, rtype, _ = FUNCTIONS[node.fn]
+        arity, rtype = FUNCTIONS[node.fn]
         if len(node.args) != arity:
             raise ExprError(node.pos, f"{node.fn}() takes {arity} argument{'s' if arity != 1 else ''}, not {len(node.args)}")
         if node.fn in ("present", "count"):
@@ -433,7 +431,7 @@ def check(node, scope, allow_agg=False):
             if not isinstance(arg, Path):
                 raise ExprError(arg.pos, "named() needs an enum-typed field")
             check(arg, scope)
-            field = getattr(arg.ref, "field", None)
+            field = R.field_of(arg.ref)
             if field is None or field.enum is None:
                 raise ExprError(arg.pos, f"named() needs an enum-typed field; '{arg.text()}' is not one")
         elif node.fn == "abs":
@@ -449,69 +447,54 @@ def check(node, scope, allow_agg=False):
     return node
 
 
-# ---------------------------------------------------------------- C output
+def walk(node):
+    """Every node of an expression, parents before children."""
+    yield node
+    if isinstance(node, Path):
+        for s in node.segments:
+            if isinstance(s, Node):
+                yield from walk(s)
+    elif isinstance(node, Var):
+        if node.index is not None:
+            yield from walk(node.index)
+    elif isinstance(node, Unary):
+        yield from walk(node.arg)
+    elif isinstance(node, Binary):
+        yield from walk(node.a)
+        yield from walk(node.b)
+    elif isinstance(node, Cond):
+        yield from walk(node.c)
+        yield from walk(node.a)
+        yield from walk(node.b)
+    elif isinstance(node, Call):
+        for a in node.args:
+            yield from walk(a)
 
-_C_COMPARE = {"==": "isa_x_eq", "!=": "isa_x_ne", "<": "isa_x_lt", "<=": "isa_x_le", ">": "isa_x_gt",
-              ">=": "isa_x_ge"}
-_C_ARITH = {"+": "isa_x_add", "-": "isa_x_sub", "*": "isa_x_mul", "/": "isa_x_div",
-            "%": "isa_x_mod", "<<": "isa_x_shl", ">>": "isa_x_shr"}
 
-
-def to_c(node):
-    """C source for a checked expression: an int64_t or double value."""
+def text_of(node):
+    """Canonical source text of an expression (fully parenthesised where
+    precedence matters): the same for `a+b` and `a + b`."""
     if isinstance(node, Num):
-        v = node.value
-        if v < 0:
-            return f"(-INT64_C({-v}))" if v != -(1 << 63) else "INT64_MIN"
-        if v > 0x7fffffffffffffff:
-            return f"(int64_t)UINT64_C({v})"
-        return f"INT64_C({v})"
-    if isinstance(node, (Path, Var)):
-        return node.ref.c
+        return str(node.value)
+    if isinstance(node, Path):
+        return node.text()
+    if isinstance(node, Var):
+        out = "$" + node.name
+        if node.index is not None:
+            out += f"[{text_of(node.index)}]"
+        if node.prop is not None:
+            out += "." + node.prop
+        return out
     if isinstance(node, EnumConst):
-        return f"INT64_C({node.value})"
+        return f"{node.enum}::{node.name}"
     if isinstance(node, Unary):
-        a = to_c(node.arg)
-        if node.op == "-":
-            return f"(-{a})" if node.type == "float" else f"isa_x_neg({a})"
-        if node.op == "!":
-            return f"isa_x_b(({a}) == 0)" if node.arg.type == "float" else f"isa_x_lnot({a})"
-        return f"(~{a})"
+        return f"{node.op}{text_of(node.arg)}"
     if isinstance(node, Binary):
-        a, b = to_c(node.a), to_c(node.b)
-        floaty = "float" in (node.a.type, node.b.type)
-        if node.op in ("&&", "||"):
-            if floaty:
-                return f"isa_x_b(({a}) != 0 {node.op} ({b}) != 0)"
-            return f"{'isa_x_land' if node.op == '&&' else 'isa_x_lor'}({a}, {b})"
-        if node.op in ("==", "!=", "<", "<=", ">", ">="):
-            if floaty:
-                return f"isa_x_b({a} {node.op} {b})"
-            return f"{_C_COMPARE[node.op]}({a}, {b})"
-        if node.type == "float":
-            return f"((double)({a}) {node.op} (double)({b}))"
-        if node.op in _C_ARITH:
-            return f"{_C_ARITH[node.op]}({a}, {b})"
-        return f"({a} {node.op} {b})"
+        return f"({text_of(node.a)} {node.op} {text_of(node.b)})"
     if isinstance(node, Cond):
-        a, b = to_c(node.a), to_c(node.b)
-        if node.type == "float":
-            a, b = f"(double)({a})", f"(double)({b})"
-        c = to_c(node.c)
-        cond = f"(({c}) != 0)" if node.c.type == "float" else f"isa_x_truth({c})"
-        return f"({cond} ? {a} : {b})"
+        return f"({text_of(node.c)} ? {text_of(node.a)} : {text_of(node.b)})"
     if isinstance(node, Call):
-        if node.fn in ("half", "f32", "f64"):
-            return f"{FUNCTIONS[node.fn][2]}((uint64_t)({to_c(node.args[0])}))"
-        if node.fn == "named":
-            ref = node.args[0].ref
-            return f"isa_x_b({ref.field.enum.c_name_fn}((uint32_t){to_c(node.args[0])}) != 0)"
-        if node.fn in ("present", "count"):
-            return node.ref.c
-        if node.fn == "abs" and node.type == "float":
-            return f"fabs((double)({to_c(node.args[0])}))"
-        helper = FUNCTIONS[node.fn][2]
-        return f"{helper}({', '.join(to_c(a) for a in node.args)})"
+        return f"{node.fn}({', '.join(text_of(a) for a in node.args)})"
     raise TypeError(node)
 
 
@@ -660,30 +643,3 @@ def half_to_float(h):
     if e == 31:
         return sign * (float("nan") if f else float("inf"))
     return sign * (f | 0x400) * 2.0 ** (e - 25)
-
-
-def names_in(node):
-    """All Path nodes of an expression (for dependency analysis)."""
-    out = []
-
-    def walk(n):
-        if isinstance(n, Path):
-            out.append(n)
-            for s in n.segments:
-                if isinstance(s, Node):
-                    walk(s)
-        elif isinstance(n, Unary):
-            walk(n.arg)
-        elif isinstance(n, Binary):
-            walk(n.a)
-            walk(n.b)
-        elif isinstance(n, Cond):
-            walk(n.c)
-            walk(n.a)
-            walk(n.b)
-        elif isinstance(n, Call):
-            if n.fn not in ("present", "count"):
-                for a in n.args:
-                    walk(a)
-    walk(node)
-    return out

@@ -1,8 +1,19 @@
-"""The spec model: one class per XML element kind (see docs/xml-reference.md).
+"""The spec model: one class per XML element kind (docs/xml-reference.md).
 
-`build.py` makes these objects from the XML and resolves names; `check.py`
-checks their meaning; the templates in gen/templates render them.  Nothing
-in here knows about a particular instruction set.
+Every class is a slotted dataclass, so what the model holds is exactly what
+is declared here: a stage cannot attach an attribute nobody declared.  The
+fields come in four groups, marked in each class:
+
+  as written   what build.py reads from the XML (names, numbers, texts)
+  parsed       the mini-syntaxes build.py parses (expressions, templates)
+  links        names build.py resolves to the objects they mean
+  resolved     facts check/ computes and the back-ends read (selection
+               patterns, which operands are used, a let's value checked
+               in its scope...); None or empty until check has run
+
+Expressions and templates inside the model are resolved in place: every
+name of an expression is bound, once, to the entity it means (refs.py).
+Nothing in here knows C, or any instruction set.
 """
 
 import re
@@ -10,19 +21,6 @@ from dataclasses import dataclass, field as dc_field
 from typing import List, Optional
 
 from .diag import Loc
-
-C_KEYWORDS = set("""
-auto break case char const continue default do double else enum extern float
-for goto if inline int long register restrict return short signed sizeof static
-struct switch typedef union unsigned void volatile while _Bool _Complex
-_Imaginary _Alignas _Alignof _Atomic _Generic _Noreturn _Static_assert
-_Thread_local bool true false alignas alignof and and_eq asm bitand bitor catch
-char16_t char32_t class compl constexpr const_cast decltype delete dynamic_cast
-explicit export friend mutable namespace new noexcept not not_eq nullptr
-operator or or_eq private protected public reinterpret_cast static_assert
-static_cast template this thread_local throw try typeid typename using virtual
-wchar_t xor xor_eq NULL
-""".split())
 
 BUILTIN_TYPES = ("uint", "sint", "bool", "float16", "fixed", "sfixed", "hex")
 
@@ -47,19 +45,13 @@ def max_bits(t):
     return 0
 
 
-def c_prefix(spec_name):
-    """'nv-sph' -> 'nv_sph'; a version's spec 'tgsi@mesa-7.10' -> 'tgsi_mesa_7_10'."""
-    return re.sub(r"[^A-Za-z0-9_]", "_", spec_name)
+def model(cls):
+    """A model class: a dataclass with slots (no undeclared attributes)
+    that compares by identity, as every model object is one XML element."""
+    return dataclass(slots=True, eq=False)(cls)
 
 
-class Element:
-    """Common to every model object: where it came from and what it says."""
-    loc: Loc
-    doc: str
-    src: List[str]
-
-
-@dataclass
+@model
 class Source:
     id: str
     url: str
@@ -67,19 +59,7 @@ class Source:
     loc: Loc
 
 
-@dataclass
-class EnumValue:
-    name: str
-    value: int
-    display: str
-    doc: str
-    src: List[str]
-    loc: Loc
-    c_name: str = ""
-    props: dict = dc_field(default_factory=dict)  # property name -> int
-
-
-@dataclass
+@model
 class Property:
     """<property>: a number attached to every value of an enum (how many
     sources an opcode has...).  `default` for values that do not give it,
@@ -89,10 +69,20 @@ class Property:
     unnamed: int
     doc: str
     loc: Loc
-    c_fn: str = ""
 
 
-@dataclass
+@model
+class EnumValue:
+    name: str
+    value: int
+    display: str
+    doc: str
+    src: List[str]
+    loc: Loc
+    props: dict = dc_field(default_factory=dict)  # property name -> int
+
+
+@model
 class Enum:
     name: str
     width: Optional[int]
@@ -100,8 +90,6 @@ class Enum:
     doc: str
     src: List[str]
     loc: Loc
-    c_type: str = ""
-    c_name_fn: str = ""
     properties: list = dc_field(default_factory=list)
 
     def property_named(self, name):
@@ -118,15 +106,15 @@ class Enum:
         return max([max(ev.value, 1).bit_length() for ev in self.values] + [1])
 
 
-@dataclass
+@model
 class TypeRef:
     """A field's type: a builtin, or an enum, or an aggregate (struct,
     sequence, choice)."""
-    name: str                 # as written in the XML
-    kind: str                 # uint sint bool float16 fixed hex enum struct sequence choice
-    enum: Optional[Enum] = None
-    target: object = None     # Struct / Sequence / Choice
-    frac: int = 0             # fixed point: fraction bits
+    name: str                 # as written
+    kind: str                 # uint sint bool float16 fixed hex enum struct sequence choice ("?" until linked)
+    enum: Optional[Enum] = None   # link
+    target: object = None         # link: Struct / Sequence / Choice
+    frac: int = 0                 # fixed point: fraction bits
 
     @property
     def aggregate(self):
@@ -137,9 +125,10 @@ class TypeRef:
         return self.kind in ("sint", "sfixed")
 
 
-@dataclass
+@model
 class Field:
     """<field>, <reserved>, <mbz>, <mbo>, <fixed>: bits at fixed positions."""
+    # as written
     role: str                  # field reserved mbz mbo fixed
     name: str
     pieces: list               # [(lo, width)], least significant piece first
@@ -151,12 +140,18 @@ class Field:
     expect_severity: str = "warning"
     format: str = "dec"
     value: Optional[int] = None  # <fixed>
+    shared: bool = False         # <fixed shared="true">: bits that are also a field's
     severity: str = "error"      # reserved/mbz/mbo finding severity
     anonymous: bool = False
     doc: str = ""
     src: List[str] = dc_field(default_factory=list)
     loc: Loc = None
+    element: object = None       # the XML element, for attribute locations
+    # links
     owner: object = None         # Struct or Variant
+    # resolved
+    shared_bits: list = dc_field(default_factory=list)  # shared <fixed>: [(field, bit of field, value)]
+    is_length_flag: bool = False  # the struct's length-flag: the encoder sets it
 
     @property
     def width(self):
@@ -206,34 +201,41 @@ class Field:
         return (1 << self.width) - 1
 
 
-@dataclass
+@model
 class Use:
     """<use>: an operand rule applied to expressions over fields."""
+    # as written
     name: str
     operand_name: str
     args_text: str
-    args: list
     loc: Loc
     args_loc: Loc
     doc: str = ""
     src: List[str] = dc_field(default_factory=list)
+    # parsed
+    args: list = dc_field(default_factory=list)
+    # links
     operand: object = None
     owner: object = None
 
 
-@dataclass
+@model
 class Let:
-    """<let>: a named expression."""
+    """<let>: a named expression, resolved once in the scope of its owner."""
     name: str
     value_text: str
     loc: Loc
     value_loc: Loc
     doc: str = ""
     src: List[str] = dc_field(default_factory=list)
-    value: object = None
+    value: object = None          # parsed, then resolved
+    owner: object = None          # link: Struct, Variant, Sequence, Choice or Operand
+    # resolved: False while unchecked, True once value is resolved (or broken)
+    checked: bool = False
+    broken: bool = False
 
 
-@dataclass
+@model
 class Match:
     field_path: Optional[str]
     pieces: Optional[list]
@@ -245,7 +247,7 @@ class Match:
     value: int = 0
 
 
-@dataclass
+@model
 class Rule:
     name: str
     check_text: str
@@ -259,12 +261,13 @@ class Rule:
     message_loc: Loc
     doc: str = ""
     src: List[str] = dc_field(default_factory=list)
-    check: object = None
-    when: object = None
-    message: list = None
+    element: object = None
+    check: object = None      # parsed
+    when: object = None       # parsed
+    message: list = None      # parsed template
 
 
-@dataclass
+@model
 class Display:
     text: str
     when_text: Optional[str]
@@ -272,16 +275,17 @@ class Display:
     text_loc: Loc
     when_loc: Optional[Loc]
     src: List[str] = dc_field(default_factory=list)
-    parts: list = None
-    when: object = None
+    parts: list = None        # parsed template
+    when: object = None       # parsed
 
 
-@dataclass
+@model
 class Variant:
+    # as written
     name: str
     priority: int
     fallback: bool
-    path_named: bool
+    path_named: bool                # fields listed under the variant's name (always for an overlay's views)
     length_text: Optional[str]
     whens: list                     # [[Match]] -- OR of ANDs
     members: list                   # Field and Use, document order
@@ -290,13 +294,18 @@ class Variant:
     doc: str
     src: List[str]
     loc: Loc
-    owner: object = None            # the Struct
+    element: object = None
+    explicit_priority: bool = False
     index: int = 0                  # 1-based; 0 means "no variant"
     lets: list = dc_field(default_factory=list)
     operands: list = dc_field(default_factory=list)
+    # parsed
     length: object = None
     length_loc: Optional[Loc] = None
-    explicit_priority: bool = False
+    # links
+    owner: object = None            # the Struct
+    # resolved: the (mask, value) bit patterns that select it
+    patterns: list = dc_field(default_factory=list)
 
     @property
     def fields(self):
@@ -307,8 +316,9 @@ class Variant:
         return [m for m in self.members if isinstance(m, Use)]
 
 
-@dataclass
+@model
 class Struct:
+    # as written
     name: str
     bits: int
     length_text: Optional[str]
@@ -320,12 +330,15 @@ class Struct:
     doc: str
     src: List[str]
     loc: Loc
-    length: object = None
-    length_loc: Optional[Loc] = None
+    element: object = None
     overlay: bool = False
     lets: list = dc_field(default_factory=list)
     operands: list = dc_field(default_factory=list)  # local operands
     length_flag: Optional[str] = None  # a 1-bit field choosing `bits` or `min_length`
+    # parsed
+    length: object = None
+    length_loc: Optional[Loc] = None
+    # resolved
     length_flag_field: object = None
     kind = "struct"
 
@@ -346,7 +359,7 @@ class Struct:
         return self.length_text is not None or any(v.length_text for v in self.variants)
 
 
-@dataclass
+@model
 class Item:
     name: str
     type: TypeRef
@@ -357,15 +370,16 @@ class Item:
     doc: str
     src: List[str]
     loc: Loc
-    present: object = None
-    count: object = None
+    element: object = None
+    padding: bool = False   # filler: the encoder makes `count` elements, zeros unless given
+    present: object = None  # parsed
+    count: object = None    # parsed
     present_loc: Optional[Loc] = None
     count_loc: Optional[Loc] = None
-    owner: object = None
-    padding: bool = False   # filler: the encoder makes `count` elements, zeros unless given
+    owner: object = None    # link: the Sequence
 
 
-@dataclass
+@model
 class Derive:
     field: str
     value_text: str
@@ -374,10 +388,11 @@ class Derive:
     value_loc: Loc
     doc: str = ""
     src: List[str] = dc_field(default_factory=list)
-    value: object = None
+    value: object = None     # parsed
+    target: object = None    # resolved: the field path it sets (an expression node)
 
 
-@dataclass
+@model
 class Sequence:
     name: str
     align: int
@@ -389,14 +404,14 @@ class Sequence:
     doc: str
     src: List[str]
     loc: Loc
-    size: object = None
-    size_loc: Optional[Loc] = None
     lets: list = dc_field(default_factory=list)
     operands: list = dc_field(default_factory=list)
+    size: object = None      # parsed
+    size_loc: Optional[Loc] = None
     kind = "sequence"
 
 
-@dataclass
+@model
 class Alt:
     type: TypeRef
     priority: int
@@ -404,17 +419,26 @@ class Alt:
     loc: Loc
     doc: str = ""
     src: List[str] = dc_field(default_factory=list)
+    element: object = None
     index: int = 0
     explicit_priority: bool = False
-    first: bool = False    # the first unit of a program, chosen by position not bits
+    first: bool = False     # the first unit of a program, chosen by position not bits
     shadowed: bool = False  # never chosen: higher priority alternatives match all its bits
+    # resolved: the (mask, value) patterns of its encoding (none for first="true")
+    patterns: list = dc_field(default_factory=list)
 
     @property
     def name(self):
         return self.type.name
 
+    @property
+    def selecting(self):
+        """The patterns that select it when decoding: a shadowed or first
+        alternative is never chosen by its bits."""
+        return [] if self.shadowed or self.first else self.patterns
 
-@dataclass
+
+@model
 class Choice:
     name: str
     alts: List[Alt]
@@ -426,7 +450,7 @@ class Choice:
     kind = "choice"
 
 
-@dataclass
+@model
 class Case:
     when_text: Optional[str]
     display_text: str
@@ -438,12 +462,12 @@ class Case:
     message_loc: Optional[Loc]
     doc: str = ""
     src: List[str] = dc_field(default_factory=list)
-    when: object = None
-    display: list = None
-    message: list = None
+    when: object = None     # parsed
+    display: list = None    # parsed template
+    message: list = None    # parsed template
 
 
-@dataclass
+@model
 class Operand:
     name: str
     params: List[str]
@@ -451,24 +475,69 @@ class Operand:
     doc: str
     src: List[str]
     loc: Loc
-    owner: object = None  # the Struct/Sequence it is local to, or None (global)
     param_types: dict = dc_field(default_factory=dict)  # param name -> struct name, for struct params
     param_locs: dict = dc_field(default_factory=dict)
     lets: list = dc_field(default_factory=list)
+    owner: object = None   # link: the Struct/Variant/Sequence it is local to, or None (global)
+    used: bool = False     # resolved: something prints or checks it (unused global operands generate nothing)
 
 
-@dataclass
+@model
+class StateSet:
+    """<set>: after a unit for which `when` holds, element `index` of an
+    array state becomes `value` (both read the states as before the unit)."""
+    index_text: str
+    value_text: str
+    when_text: Optional[str]
+    loc: Loc
+    index_loc: Loc
+    value_loc: Loc
+    when_loc: Optional[Loc] = None
+    index: object = None    # parsed
+    value: object = None    # parsed
+    when: object = None     # parsed
+
+
+@model
+class State:
+    """A value carried from unit to unit of a program: `$name` is its value
+    before a unit, `next` (over that unit) its value after.  An array
+    (count > 1) keeps its values except where its <set>s write."""
+    name: str
+    init: int
+    next_text: Optional[str]
+    loc: Loc
+    next_loc: Optional[Loc]
+    doc: str = ""
+    count: int = 1       # > 1: an array, $name[i]
+    sets: list = dc_field(default_factory=list)  # an array's <set>s, in order
+    next: object = None  # parsed
+    index: int = 0       # where its first value is in the state array
+
+
+@model
+class Option:
+    """<option>: a choice the caller makes for a whole program (the GPU
+    model a binary is for), read as $name; an enum's value."""
+    name: str
+    type_name: str
+    default_text: str
+    loc: Loc
+    doc: str = ""
+    index: int = 0
+    enum: object = None   # link
+    default: int = 0      # link: the default value's number
+
+
+@model
 class Stream:
     unit_name: str
     count: Optional[int]
     stop_text: Optional[str]
     loc: Loc
     stop_loc: Optional[Loc]
-    unit: object = None
-    stop: object = None
     prefix_text: Optional[str] = None
     prefix_loc: Optional[Loc] = None
-    prefix: list = None
     separator: str = "\n"
     derives: list = dc_field(default_factory=list)  # <derive>s: set by the program encoder
     states: list = dc_field(default_factory=list)   # <state>s: values carried across units
@@ -478,53 +547,12 @@ class Stream:
     resync: int = 0         # bits skipped where no unit decodes (0: an error instead)
     failed: str = ""        # text printed for such a place
     pad_end: bool = False   # the input's end reads as zeros for the last unit
+    stop: object = None     # parsed
+    prefix: list = None     # parsed template
+    unit: object = None     # link
 
 
-@dataclass
-class State:
-    """A value carried from unit to unit of a program: `$name` is its value
-    before a unit, `next` (over that unit) its value after.  An array
-    (count > 1) keeps its values except where its <set>s write."""
-    name: str
-    init: int
-    next_text: str
-    loc: Loc
-    next_loc: Loc
-    doc: str = ""
-    next: object = None
-    index: int = 0       # where its first value is in the state array
-    count: int = 1       # > 1: an array, $name[i]
-    sets: list = dc_field(default_factory=list)  # an array's <set>s, in order
-
-
-@dataclass
-class StateSet:
-    """<set>: after a unit for which `when` holds, element `index` of an
-    array state becomes `value` (both read the states as before the unit)."""
-    index: object
-    value: object
-    when: object
-    loc: Loc
-    index_loc: Loc
-    value_loc: Loc
-    when_loc: Optional[Loc] = None
-
-
-@dataclass
-class Option:
-    """<option>: a choice the caller makes for a whole program (the GPU
-    model a binary is for), read as $name; an enum's value."""
-    name: str
-    type_name: str
-    default_text: str
-    loc: Loc
-    doc: str = ""
-    enum: object = None
-    default: int = 0
-    index: int = 0
-
-
-@dataclass
+@model
 class Container:
     """<container>: a chunked file format a program may come wrapped in."""
     name: str
@@ -535,7 +563,7 @@ class Container:
     loc: Loc
 
 
-@dataclass
+@model
 class Spec:
     name: str
     title: str
@@ -551,14 +579,8 @@ class Spec:
     stream: Optional[Stream] = None
     version: Optional[str] = None     # the version this spec was selected as (None: unversioned)
     versions: list = dc_field(default_factory=list)  # every version of the file, oldest first
-
-    @property
-    def prefix(self):
-        return c_prefix(self.name)
-
-    @property
-    def PREFIX(self):
-        return self.prefix.upper()
+    document: object = None           # the loaded XML (xmlload.Document), for locations
+    warnings: list = dc_field(default_factory=list)  # resolved: what check warned about
 
     def type_named(self, name):
         for t in self.types:
@@ -575,3 +597,24 @@ class Spec:
     @property
     def structs(self):
         return [t for t in self.types if isinstance(t, Struct)]
+
+    def all_operands(self):
+        """Every operand: the global ones, then the local ones of each
+        type (and variant), in document order."""
+        out = list(self.operands)
+        for t in self.types:
+            out += t.operands if isinstance(t, (Struct, Sequence)) else []
+            for v in getattr(t, "variants", ()):
+                out += v.operands
+        return out
+
+    def all_lets(self):
+        """Every <let>, with the scope it belongs to."""
+        out = []
+        for t in self.types:
+            out += t.lets
+            for v in getattr(t, "variants", ()):
+                out += v.lets
+        for o in self.all_operands():
+            out += o.lets
+        return out

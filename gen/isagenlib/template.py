@@ -301,26 +301,84 @@ def _shift(node, offset):
     walk(node)
 
 
-def walk_exprs(parts):
-    """Yield every expression node of a parsed template."""
-    for p in parts:
+class Visitor:
+    """A walk over a parsed template, with one hook per directive.
+
+    Every back-end that reads templates -- the checker, the C printer, the
+    C validator's walk, an assembler -- subclasses this and overrides the
+    hooks it needs; the defaults visit the bodies and return nothing.
+    `visit` returns the list of what the hooks return, one per part."""
+
+    def visit(self, parts, *args):
+        return [self.part(p, *args) for p in parts or ()]
+
+    def part(self, p, *args):
+        if isinstance(p, Text):
+            return self.text(p, *args)
         if isinstance(p, Subst):
-            yield p.node
-        elif isinstance(p, If):
-            for cond, body in p.branches:
-                yield cond
-                yield from walk_exprs(body)
-            if p.otherwise:
-                yield from walk_exprs(p.otherwise)
-        elif isinstance(p, For):
-            yield p.lo
-            yield p.hi
-            yield from walk_exprs(p.body)
-        elif isinstance(p, List):
-            for cond, body in p.items:
-                if cond is not None:
-                    yield cond
-                yield from walk_exprs(body)
-        elif isinstance(p, Pad):
-            yield p.width
-            yield from walk_exprs(p.body)
+            return self.subst(p, *args)
+        if isinstance(p, If):
+            return self.if_(p, *args)
+        if isinstance(p, For):
+            return self.for_(p, *args)
+        if isinstance(p, List):
+            return self.list_(p, *args)
+        if isinstance(p, Pad):
+            return self.pad(p, *args)
+        raise TypeError(p)
+
+    def text(self, p, *args):
+        return None
+
+    def subst(self, p, *args):
+        return None
+
+    def if_(self, p, *args):
+        for _, body in p.branches:
+            self.visit(body, *args)
+        self.visit(p.otherwise, *args)
+
+    def for_(self, p, *args):
+        self.visit(p.body, *args)
+
+    def list_(self, p, *args):
+        for _, body in p.items:
+            self.visit(body, *args)
+
+    def pad(self, p, *args):
+        self.visit(p.body, *args)
+
+
+class _Exprs(Visitor):
+    def __init__(self):
+        self.found = []
+
+    def subst(self, p):
+        self.found.append(p.node)
+
+    def if_(self, p):
+        for cond, body in p.branches:
+            self.found.append(cond)
+            self.visit(body)
+        self.visit(p.otherwise)
+
+    def for_(self, p):
+        self.found += [p.lo, p.hi]
+        self.visit(p.body)
+
+    def list_(self, p):
+        for cond, body in p.items:
+            if cond is not None:
+                self.found.append(cond)
+            self.visit(body)
+
+    def pad(self, p):
+        self.found.append(p.width)
+        self.visit(p.body)
+
+
+def walk_exprs(parts):
+    """Every expression node of a parsed template, in order."""
+    v = _Exprs()
+    v.visit(parts)
+    return v.found

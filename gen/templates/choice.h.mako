@@ -5,45 +5,43 @@
 </%doc>\
 <%page args="c"/>\
 <%
-S = g.sname(c)
-name = g.fn
-peek = g.choice_peek_bits(c)
+S = n.sname(c)
+name = n.fn
+peek = g.select.choice_peek_bits(c)
 PW = (peek + 31) // 32
 %>\
 /* ======================================================================
  * choice ${c.name}
-% for line in (c.doc.splitlines() if c.doc else []):
- * ${g.c_comment(line)}
+% for line in g.doc_lines(c.doc):
+${line}
 % endfor
  * ====================================================================== */
 
-enum ${g.prefix}_${c.name}_alt {
-   ${g.macro(c, 'NO_ALT')} = 0,
+${n.alt_enum(c)} {
+   ${n.macro(c, 'NO_ALT')} = 0,
 % for a in c.alts:
-   ${g.macro(c, g.upper_snake(a.name))} = ${a.index},
+   ${n.alt_const(c, a)} = ${a.index},
 % endfor
 };
 
 ${S} {
-   uint16_t variant; /* enum ${g.prefix}_${c.name}_alt; 0 = none */
+   uint16_t variant; /* ${n.alt_enum(c)}; 0 = none */
    union {
 % for a in c.alts:
-      ${g.sname(a.type.target)} ${a.name};
+      ${n.sname(a.type.target)} ${a.name};
 % endfor
    } u;
 };
 
 /* Which alternative the first ${peek} bits select (1-based), 0 if none.
-% for a in c.alts:
-%   for m, val in a.patterns:
- *   ${a.name}: mask 0x${'%x' % m} value 0x${'%x' % val}${' (priority %d)' % a.priority if a.explicit_priority else ''}
-%   endfor
+% for line in g.select.pattern_comments([(a.name, a.selecting, ' (priority %d)' % a.priority if a.explicit_priority else '') for a in c.alts]):
+${line}
 % endfor
  */
 static inline unsigned ${name(c, 'select_words')}(const uint32_t *w)
 {
    (void)w;
-% for line in g.choice_select_lines(c):
+% for line in g.select.choice_select_lines(c):
 ${line}
 % endfor
 }

@@ -5,43 +5,27 @@
 </%doc>\
 <%page args="q"/>\
 <%
-S = g.sname(q)
-name = g.fn
-from isagenlib.scopes import SequenceScope
-full = SequenceScope(spec, q, base="(&tmp)")
-derive_scope = SequenceScope(spec, q, base="(&tmp)", vars_={"size": "(int64_t)(pos - start)"})
-
-def presence_check(it):
-    """C lines: the item's presence or count agrees with the fields that say it."""
-    if it.present is not None:
-        X.check(it.present, full)
-        return [f"if ((({X.to_c(it.present)}) != 0) != tmp.has_{it.name})",
-                f"   return isa_fail(err, ISA_ERR_INCONSISTENT, {g.c_string(q.name)}, {g.c_string(it.name)},",
-                 "                   \"presence disagrees with the fields that signal it\");"]
-    if it.count is not None:
-        X.check(it.count, full)
-        return [f"if (({X.to_c(it.count)}) != (int64_t)tmp.n_{it.name})",
-                f"   return isa_fail(err, ISA_ERR_INCONSISTENT, {g.c_string(q.name)}, {g.c_string(it.name)},",
-                 "                   \"element count disagrees with the field that gives it\");"]
-    return []
+S = n.sname(q)
+name = n.fn
+code = g.seq
 %>\
 /* ======================================================================
  * sequence ${q.name}${' (aligned to %d bits)' % q.align if q.align > 1 else ''}
-% for line in (q.doc.splitlines() if q.doc else []):
- * ${g.c_comment(line)}
+% for line in g.doc_lines(q.doc):
+${line}
 % endfor
  * ====================================================================== */
 
 ${S} {
 % for it in q.items:
 %   if it.count is not None:
-   unsigned n_${it.name}; /* ${g.c_comment(it.count_text)} */
-   ${g.sname(it.type.target)} ${it.name}[${it.max}];
+   unsigned n_${it.name}; /* ${g.comment(it.count_text)} */
+   ${n.sname(it.type.target)} ${it.name}[${it.max}];
 %   elif it.present is not None:
-   bool has_${it.name}; /* ${g.c_comment(it.present_text)} */
-   ${g.sname(it.type.target)} ${it.name};
+   bool has_${it.name}; /* ${g.comment(it.present_text)} */
+   ${n.sname(it.type.target)} ${it.name};
 %   else:
-   ${g.sname(it.type.target)} ${it.name};
+   ${n.sname(it.type.target)} ${it.name};
 %   endif
 % endfor
 };
@@ -76,19 +60,18 @@ ${' ' * len('static inline int ' + name(q, 'decode') + '(')}size_t *bits, struct
 {
    size_t start = pos;
    memset(v, 0, sizeof *v);
-% for k in range(len(q.items)):
-   /* item ${q.items[k].name} */
-%   for ln in g.seq_item_decode(q, k):
-   ${ln}
-%   endfor
+% for ln in code.decode_lines(q):
+${ln}
 % endfor
 % if q.align > 1:
    pos = start + (size_t)isa_x_align((int64_t)(pos - start), ${q.align});
 % endif
 % if q.size is not None:
-<% X.check(q.size, g.seq_scope(q, "v")) %>\
    {
-      int64_t declared = ${X.to_c(q.size)};
+      int64_t declared;
+%   for ln in code.size_lines(q, "declared", "v"):
+      ${ln}
+%   endfor
       if (declared < (int64_t)(pos - start)) {
          isa_fail(err, ISA_ERR_SIZE, ${g.c_string(q.name)}, 0, "declared size is smaller than the content");
          if (err) {
@@ -118,41 +101,24 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
    ${S} tmp = *v;
    size_t start = pos;
    int pass;
-% for it in q.items:
-%   for ln in g.presence_setter(q, it):
+% for ln in code.presence_setters(q):
    ${ln}
-%   endfor
 % endfor
 % for it in q.items:
 %   if it.padding:
-<% X.check(it.count, full) %>\
-   {
-      /* ${it.name} is padding: as many elements as its count says, zeros
-       * unless the caller gave them; dropping one must lose nothing */
-      int64_t want = ${X.to_c(it.count)};
-      ${g.sname(it.type.target)} zero;
-      memset(&zero, 0, sizeof zero);
-      if (want < 0 || want > ${it.max})
-         return isa_fail(err, ISA_ERR_LIMIT, ${g.c_string(q.name)}, ${g.c_string(it.name)}, "count exceeds max");
-      for (unsigned i = (unsigned)want; i < tmp.n_${it.name} && i < ${it.max}; i++)
-         if (memcmp(&tmp.${it.name}[i], &zero, sizeof zero) != 0)
-            return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(q.name)}, ${g.c_string(it.name)},
-                            "non-zero padding where the layout leaves none");
-      for (unsigned i = tmp.n_${it.name}; i < (unsigned)want; i++)
-         tmp.${it.name}[i] = zero;
-      tmp.n_${it.name} = (unsigned)want;
-   }
+%     for ln in code.padding_lines(q, it):
+   ${ln}
+%     endfor
 %   endif
 % endfor
-% for it in g.presence_checked_early(q):
-%   for ln in presence_check(it):
+% for it in code.presence_checked_early(q):
+%   for ln in code.presence_check_lines(q, it):
    ${ln}
 %   endfor
 % endfor
    for (pass = 0; pass < ${2 if q.derives else 1}; pass++) {
       pos = start;
 % for it in q.items:
-<% t = it.type.target %>\
 %   if it.align > 1:
       {
          size_t aligned = start + (size_t)isa_x_align((int64_t)(pos - start), ${it.align});
@@ -167,7 +133,7 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
          return isa_fail(err, ISA_ERR_LIMIT, ${g.c_string(q.name)}, ${g.c_string(it.name)}, "count exceeds max");
       for (unsigned i = 0; i < tmp.n_${it.name}; i++) {
          size_t n_bits = 0;
-         int r = ${name(t, 'encode')}(&tmp.${it.name}[i], buf, cap, pos, &n_bits, err);
+         int r = ${name(it.type.target, 'encode')}(&tmp.${it.name}[i], buf, cap, pos, &n_bits, err);
          if (r)
             return r;
          pos += n_bits;
@@ -175,7 +141,7 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
 %   else:
       ${'if (tmp.has_%s) ' % it.name if it.present is not None else ''}{
          size_t n_bits = 0;
-         int r = ${name(t, 'encode')}(&tmp.${it.name}, buf, cap, pos, &n_bits, err);
+         int r = ${name(it.type.target, 'encode')}(&tmp.${it.name}, buf, cap, pos, &n_bits, err);
          if (r)
             return r;
          pos += n_bits;
@@ -192,25 +158,21 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
       }
 % endif
 % for d in q.derives:
-<% X.check(d.value, derive_scope); X.check(d.target, full) %>\
-      {
-         int64_t dv = ${X.to_c(d.value)};
-         if (dv < ${d.target.ref.field.min_value} || dv > ${d.target.ref.field.max_value})
-            return isa_fail_range(err, ${g.c_string(q.name)}, ${g.c_string(d.field)}, dv, ${d.target.ref.field.min_value}, ${d.target.ref.field.max_value});
-         ${d.target.ref.lvalue} = (${g.ctype(d.target.ref.field)})dv;
-      }
+%   for ln in code.derive_lines(q, d):
+      ${ln}
+%   endfor
 % endfor
    }
    /* what the decoder will read back must agree with what was written */
 % for it in q.items:
-%   for ln in presence_check(it):
+%   for ln in code.presence_check_lines(q, it):
    ${ln}
 %   endfor
 % endfor
 % if q.size is not None:
-<% X.check(q.size, full) %>\
-   if ((${X.to_c(q.size)}) != (int64_t)(pos - start))
-      return isa_fail(err, ISA_ERR_SIZE, ${g.c_string(q.name)}, 0, "declared size disagrees with the content");
+%   for ln in code.size_check_lines(q):
+   ${ln}
+%   endfor
 % endif
    *bits = pos - start;
    return ISA_OK;

@@ -5,27 +5,29 @@
 </%doc>\
 <%page args="s"/>\
 <%
-info = g.struct_info(s)
-S = g.sname(s)
-P = g.prefix
-name = g.fn
+info = g.layout.struct_info(s)
+S = n.sname(s)
+name = n.fn
+L = g.layout
 W = s.words
 variable = s.variable_length
 min_bits = s.min_length if variable and s.min_length else s.bits
 %>\
 /* ======================================================================
  * struct ${s.name}: ${s.bits} bits${', variable length' if variable else ''}
-% for line in (s.doc.splitlines() if s.doc else []):
- * ${g.c_comment(line)}
+% for line in g.doc_lines(s.doc):
+${line}
 % endfor
  * ====================================================================== */
 % for v in s.variants:
 
-/* Variant ${v.name} of ${s.name}${(': ' + g.c_comment(v.doc.splitlines()[0])) if v.doc else ''} */
-${g.vsname(s, v)} {
+%   for ln in g.doc_comment('Variant %s of %s' % (v.name, s.name), v.doc):
+${ln}
+%   endfor
+${n.vsname(s, v)} {
 %   for f in v.fields:
 %     if f.stored:
-   ${g.member_decl(f)}
+   ${L.member_decl(f)}
 %     endif
 %   endfor
 %   if not any(f.stored for f in v.fields):
@@ -35,10 +37,10 @@ ${g.vsname(s, v)} {
 % endfor
 % if s.variants:
 
-enum ${P}_${s.name}_variant {
-   ${g.macro(s, 'NO_VARIANT')} = 0,
+${n.variant_enum(s)} {
+   ${n.macro(s, 'NO_VARIANT')} = 0,
 %   for v in s.variants:
-   ${g.vconst(s, v)} = ${v.index},
+   ${n.vconst(s, v)} = ${v.index},
 %   endfor
 };
 % endif
@@ -46,14 +48,14 @@ enum ${P}_${s.name}_variant {
 ${S} {
 % for f in s.fields:
 %   if f.stored:
-   ${g.member_decl(f)}
+   ${L.member_decl(f)}
 %   endif
 % endfor
 % if s.variants:
-   uint16_t variant; /* enum ${P}_${s.name}_variant; 0 = none selected */
+   uint16_t variant; /* ${n.variant_enum(s)}; 0 = none selected */
    ${'struct' if s.overlay else 'union'} { /* ${'views: every one holds the same bits' if s.overlay else 'the selected variant'} */
 %   for v in s.variants:
-      ${g.vsname(s, v)} ${v.name};
+      ${n.vsname(s, v)} ${v.name};
 %   endfor
    } u;
 % endif
@@ -62,11 +64,11 @@ ${S} {
 % endif
 };
 
-#define ${g.macro(s, 'BITS')} ${s.bits}
-#define ${g.macro(s, 'BYTES')} ${(s.bits + 7) // 8}
-#define ${g.macro(s, 'WORDS')} ${W}
+#define ${n.macro(s, 'BITS')} ${s.bits}
+#define ${n.macro(s, 'BYTES')} ${(s.bits + 7) // 8}
+#define ${n.macro(s, 'WORDS')} ${W}
 % if variable:
-#define ${g.macro(s, 'MIN_BITS')} ${min_bits}
+#define ${n.macro(s, 'MIN_BITS')} ${min_bits}
 % endif
 
 /* Zero every field, then apply the XML defaults. */
@@ -74,24 +76,22 @@ static inline void ${name(s, 'init')}(${S} *v)
 {
    memset(v, 0, sizeof *v);
 % for leaf in info["common"]:
-%   if getattr(leaf, 'field', None) is not None and isinstance(leaf, g.Leaf) and leaf.field.default:
-   ${leaf.c} = (${g.ctype(leaf.field)})${leaf.field.default};
+%   if isinstance(leaf, L.Leaf) and leaf.field.default:
+   ${leaf.c} = (${L.ctype(leaf.field)})${leaf.field.default};
 %   endif
 % endfor
 }
 % if s.variants:
 
 /* Which variant the bits in w select (1-based), 0 if none.
-% for v in s.variants:
-%   for m, val in v.patterns:
- *   ${v.name}: mask 0x${'%x' % m} value 0x${'%x' % val}${' (priority %d)' % v.priority if v.explicit_priority else ''}${' (fallback)' if v.fallback else ''}
-%   endfor
+% for line in g.select.pattern_comments([(v.name, v.patterns, g.select.variant_note(v)) for v in s.variants]):
+${line}
 % endfor
  */
 static inline unsigned ${name(s, 'select_words')}(const uint32_t *w)
 {
    (void)w;
-%   for line in g.select_lines(s):
+%   for line in g.select.struct_select_lines(s):
 ${line}
 %   endfor
 }
@@ -101,15 +101,15 @@ ${line}
 static inline int ${name(s, 'unpack_words')}(const uint32_t *w, ${S} *v)
 {
    (void)v;
-<% fixed = [x for x in info["common"] if isinstance(x, g.FixedBits)] %>\
+<% fixed = [x for x in info["common"] if isinstance(x, L.FixedBits)] %>\
 % for fx in fixed:
-   if (${g.extract_c(fx.pieces)} != 0x${'%x' % fx.value}u)
+   if (${L.extract_c(fx.pieces)} != 0x${'%x' % fx.value}u)
       return ISA_ERR_NO_MATCH;
 % endfor
 % for leaf in info["common"]:
-%   if isinstance(leaf, g.Leaf):
-   ${g.unpack_stmt(leaf)}
-%   elif isinstance(leaf, g.Nested):
+%   if isinstance(leaf, L.Leaf):
+   ${L.unpack_stmt(leaf)}
+%   elif isinstance(leaf, L.Nested):
    {
       uint32_t sub[${leaf.target.words}];
       int r;
@@ -125,8 +125,8 @@ static inline int ${name(s, 'unpack_words')}(const uint32_t *w, ${S} *v)
    /* overlay: every view reads the same bits */
 %   for v, leaves in info["variants"]:
 %     for leaf in leaves:
-%       if isinstance(leaf, g.Leaf):
-   ${g.unpack_stmt(leaf)}
+%       if isinstance(leaf, L.Leaf):
+   ${L.unpack_stmt(leaf)}
 %       endif
 %     endfor
 %   endfor
@@ -137,10 +137,10 @@ static inline int ${name(s, 'unpack_words')}(const uint32_t *w, ${S} *v)
    v->variant = (uint16_t)${name(s, 'select_words')}(w);
    switch (v->variant) {
 %   for v, leaves in info["variants"]:
-   case ${g.vconst(s, v)}:
+   case ${n.vconst(s, v)}:
 %     for leaf in leaves:
-%       if isinstance(leaf, g.Leaf):
-      ${g.unpack_stmt(leaf)}
+%       if isinstance(leaf, L.Leaf):
+      ${L.unpack_stmt(leaf)}
 %       endif
 %     endfor
       break;
@@ -162,15 +162,15 @@ static inline void ${name(s, 'pack_words')}(const ${S} *v, uint32_t *w)
    (void)v;
    memset(w, 0, ${W} * sizeof(uint32_t));
 % for leaf in info["common"]:
-%   if isinstance(leaf, g.Leaf):
-%     for st in g.pack_stmts(leaf):
+%   if isinstance(leaf, L.Leaf):
+%     for st in L.pack_stmts(leaf):
    ${st}
 %     endfor
-%   elif isinstance(leaf, g.FixedBits):
-%     for st in g.insert_stmts(leaf.pieces, '0x%xu' % leaf.value):
+%   elif isinstance(leaf, L.FixedBits):
+%     for st in L.insert_stmts(leaf.pieces, '0x%xu' % leaf.value):
    ${st}
 %     endfor
-%   elif isinstance(leaf, g.Nested):
+%   elif isinstance(leaf, L.Nested):
    {
       uint32_t sub[${leaf.target.words}];
       ${name(leaf.target, 'pack_words')}(&${leaf.c}, sub);
@@ -182,14 +182,14 @@ static inline void ${name(s, 'pack_words')}(const ${S} *v, uint32_t *w)
 % if s.variants:
    switch (v->variant) {
 %   for v, leaves in info["variants"]:
-   case ${g.vconst(s, v)}:
+   case ${n.vconst(s, v)}:
 %     for leaf in leaves:
-%       if isinstance(leaf, g.Leaf):
-%         for st in g.pack_stmts(leaf):
+%       if isinstance(leaf, L.Leaf):
+%         for st in L.pack_stmts(leaf):
       ${st}
 %         endfor
-%       elif isinstance(leaf, g.FixedBits):
-%         for st in g.insert_stmts(leaf.pieces, '0x%xu' % leaf.value):
+%       elif isinstance(leaf, L.FixedBits):
+%         for st in L.insert_stmts(leaf.pieces, '0x%xu' % leaf.value):
       ${st}
 %         endfor
 %       endif
@@ -210,14 +210,11 @@ static inline void ${name(s, 'pack_words')}(const ${S} *v, uint32_t *w)
 static inline int ${name(s, 'check')}(const ${S} *v, struct isa_error *err)
 {
 % for leaf in info["common"]:
-%   if isinstance(leaf, g.Leaf):
-<% st = g.check_stmt(leaf, s.name) %>\
-%     if st:
-%       for ln in st.split("\n"):
+%   if isinstance(leaf, L.Leaf):
+%     for ln in L.check_stmt(leaf, s.name):
    ${ln}
-%       endfor
-%     endif
-%   elif isinstance(leaf, g.Nested):
+%     endfor
+%   elif isinstance(leaf, L.Nested):
    {
       int r = ${name(leaf.target, 'check')}(&${leaf.c}, err);
       if (r)
@@ -228,15 +225,12 @@ static inline int ${name(s, 'check')}(const ${S} *v, struct isa_error *err)
 % if s.variants:
    switch (v->variant) {
 %   for v, leaves in info["variants"]:
-   case ${g.vconst(s, v)}:
+   case ${n.vconst(s, v)}:
 %     for leaf in leaves:
-%       if isinstance(leaf, g.Leaf):
-<% st = g.check_stmt(leaf, s.name) %>\
-%         if st:
-%           for ln in st.split("\n"):
+%       if isinstance(leaf, L.Leaf):
+%         for ln in L.check_stmt(leaf, s.name):
       ${ln}
-%           endfor
-%         endif
+%         endfor
 %       endif
 %     endfor
       break;
@@ -245,7 +239,7 @@ static inline int ${name(s, 'check')}(const ${S} *v, struct isa_error *err)
       return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(s.name)}, "variant", "no variant selected");
    }
 % endif
-% for fx in [m for m in s.members if getattr(m, 'shared_bits', None)]:
+% for fx in [m for m in s.fields if m.shared_bits]:
 %   for f, k, bit in fx.shared_bits:
    if ((((uint64_t)v->${f.name} >> ${k}) & 1u) != ${bit}u)
       return isa_fail(err, ISA_ERR_INCONSISTENT, ${g.c_string(s.name)}, ${g.c_string(f.name)},
@@ -262,20 +256,9 @@ static inline size_t ${name(s, 'size_bits')}(const ${S} *v)
 {
 % if variable:
    int64_t n;
-%   if s.variants and any(v.length is not None for v in s.variants):
-   switch (v->variant) {
-%     for v in s.variants:
-   case ${g.vconst(s, v)}:
-      n = ${g.length_c(s, v)};
-      break;
-%     endfor
-   default:
-      n = ${g.length_c(s)};
-      break;
-   }
-%   else:
-   n = ${g.length_c(s)};
-%   endif
+%   for ln in L.length_code(s, "n"):
+   ${ln}
+%   endfor
    return n < ${min_bits} || n > ${s.bits} ? ${s.bits} : (size_t)n;
 % else:
    (void)v;
@@ -324,21 +307,10 @@ ${' ' * len('static inline int ' + name(s, 'decode') + '(')}size_t *bits, struct
    }
 % if variable:
    {
-%   if s.variants and any(v.length is not None for v in s.variants):
       int64_t n;
-      switch (v->variant) {
-%     for v in s.variants:
-      case ${g.vconst(s, v)}:
-         n = ${g.length_c(s, v)};
-         break;
-%     endfor
-      default:
-         n = ${g.length_c(s)};
-         break;
-      }
-%   else:
-      int64_t n = ${g.length_c(s)};
-%   endif
+%   for ln in L.length_code(s, "n"):
+      ${ln}
+%   endfor
       if (n < ${min_bits} || n > ${s.bits}) {
          isa_fail(err, ISA_ERR_SIZE, ${g.c_string(s.name)}, 0, "length outside the layout");
          if (err)
@@ -397,21 +369,10 @@ ${' ' * len('static inline int ' + name(s, 'encode') + '(')}size_t *bits, struct
    n = isa_w_get(w, ${lf}, 1) ? ${s.bits} : ${min_bits};
 % elif variable:
    {
-%   if s.variants and any(v.length is not None for v in s.variants):
       int64_t len_bits;
-      switch (v->variant) {
-%     for v in s.variants:
-      case ${g.vconst(s, v)}:
-         len_bits = ${g.length_c(s, v)};
-         break;
-%     endfor
-      default:
-         len_bits = ${g.length_c(s)};
-         break;
-      }
-%   else:
-      int64_t len_bits = ${g.length_c(s)};
-%   endif
+%   for ln in L.length_code(s, "len_bits"):
+      ${ln}
+%   endfor
       if (len_bits < ${min_bits} || len_bits > ${s.bits})
          return isa_fail(err, ISA_ERR_SIZE, ${g.c_string(s.name)}, 0, "length outside the layout");
       n = (size_t)len_bits;
@@ -428,7 +389,7 @@ ${' ' * len('static inline int ' + name(s, 'encode') + '(')}size_t *bits, struct
    return ISA_OK;
 }
 
-/* Unchecked pack to the start of out (which holds ${g.macro(s, 'BYTES')} bytes):
+/* Unchecked pack to the start of out (which holds ${n.macro(s, 'BYTES')} bytes):
  * values are masked to their fields.  Returns the bytes written. */
 static inline size_t ${name(s, 'pack')}(const ${S} *v, uint8_t *out)
 {
@@ -443,21 +404,10 @@ static inline size_t ${name(s, 'pack')}(const ${S} *v, uint8_t *out)
    n = isa_w_get(w, ${lf}, 1) ? ${s.bits} : ${min_bits};
 % elif variable:
    {
-%   if s.variants and any(v.length is not None for v in s.variants):
       int64_t len_bits;
-      switch (v->variant) {
-%     for v in s.variants:
-      case ${g.vconst(s, v)}:
-         len_bits = ${g.length_c(s, v)};
-         break;
-%     endfor
-      default:
-         len_bits = ${g.length_c(s)};
-         break;
-      }
-%   else:
-      int64_t len_bits = ${g.length_c(s)};
-%   endif
+%   for ln in L.length_code(s, "len_bits"):
+      ${ln}
+%   endfor
       if (len_bits >= ${min_bits} && len_bits <= ${s.bits})
          n = (size_t)len_bits;
    }

@@ -8,6 +8,8 @@ import tempfile
 import unittest
 
 from gen.isagenlib import expr as X
+from gen.isagenlib import refs as R
+from gen.isagenlib.cgen import cexpr
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 
@@ -19,17 +21,21 @@ def ev(text, env=None):
 
 
 class EnvScope(X.Scope):
-    """Names are int64 locals of a test program."""
+    """Names are int64 locals of a test program: bound like template loop
+    variables (i_NAME in C)."""
 
     def __init__(self, env):
         self.env = env
 
     def resolve(self, node):
-        from gen.isagenlib.scopes import Ref
         name = node.text()
         if name not in self.env:
             raise X.ExprError(node.pos, f"unknown name '{name}'")
-        return Ref(f"(int64_t){name}")
+        return R.LoopValue(name)
+
+
+def to_c(node):
+    return cexpr.to_c(node, cexpr.Env(names=None))
 
 
 class Semantics(unittest.TestCase):
@@ -62,7 +68,7 @@ class Semantics(unittest.TestCase):
         self.assertEqual(ev("abs(-5)"), 5)
         self.assertEqual(ev("half(0x3c00) * 2"), 2.0)
         self.assertEqual(ev("abs(half(0xbc00))"), 1.0)  # floating: fabs
-        self.assertEqual(X.to_c(X.parse("abs(1)")), "isa_x_abs(INT64_C(1))")
+        self.assertEqual(to_c(X.parse("abs(1)")), "isa_x_abs(INT64_C(1))")
         self.assertEqual(ev("a * 2", {"a": 21}), 42)
 
     def test_literals(self):
@@ -121,13 +127,13 @@ class AgreesWithC(unittest.TestCase):
             text = self.random_expr(rng, 4)
             node = X.parse(text)
             X.check(node, EnvScope(env))
-            exprs.append((text, X.to_c(node), X.evaluate(node, env)))
+            exprs.append((text, to_c(node), X.evaluate(node, env)))
         core = os.path.abspath(os.path.join(ROOT, "runtime", "include"))
         prog = ["#include <stdio.h>", "#include \"isagen/core.h\"", "int main(void) {",
-                "   int64_t a = -5, b = INT64_C(1) << 40, c = 77;"]
+                "   int64_t i_a = -5, i_b = INT64_C(1) << 40, i_c = 77;"]
         for _, c, _ in exprs:
             prog.append(f"   printf(\"%lld\\n\", (long long)({c}));")
-        prog += ["   (void)a; (void)b; (void)c;", "   return 0;", "}"]
+        prog += ["   (void)i_a; (void)i_b; (void)i_c;", "   return 0;", "}"]
         with tempfile.TemporaryDirectory() as d:
             src, exe = os.path.join(d, "e.c"), os.path.join(d, "e")
             with open(src, "w") as f:

@@ -1,0 +1,152 @@
+"""Stage 4 of the pipeline: the C back-end.
+
+It walks the resolved model (after check) and writes C; it never resolves
+a name again.  One module per job:
+
+    names       every C name: types, members, functions, constants, locals
+    cexpr       resolved expressions to C expression trees
+    cwriter     blocks of statements, <let> locals, line width, initialisers
+    layout      member types; moving a field's bits in and out (pack/unpack)
+    selection   decision trees and pattern tables (which variant, which alternative)
+    sequence    decoding and encoding sequences of items
+    printer     display templates to output calls; operands' case and print
+    validator   findings: reserved bits, rules, undefined operand cases
+    reflection  the type and spec tables the runtime walks
+    stream      the program walk: stop, state steps, derives, listing prefix
+
+Mako templates in gen/templates lay the files out; they are named after what
+they emit (spec.h.mako -> <prefix>.h, struct.h.mako -> a struct's part of
+it, printers.c.mako -> the printers of <prefix>.c, ...).  Output depends
+only on the XML: no dates, no absolute paths, sets iterated in sorted or
+document order, so regenerating is byte-identical.
+"""
+
+import os
+
+from .names import Names, c_prefix, c_string
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TEMPLATE_DIR = os.path.join(HERE, "..", "..", "templates")
+CORE_H = os.path.join(HERE, "..", "..", "..", "runtime", "include", "isagen", "core.h")
+
+
+def _lookup():
+    from mako.lookup import TemplateLookup
+    return TemplateLookup(directories=[TEMPLATE_DIR], strict_undefined=True, input_encoding="utf-8")
+
+
+class Gen:
+    """What the templates see as `g`: the spec's C names and the code of
+    each job."""
+
+    def __init__(self, spec, lookup):
+        from .layout import Layout, block_comment_lines, comment, doc_comment
+        from .printer import Printer
+        from .reflection import Reflection
+        from .sequence import SequenceCode
+        from .stream import StreamCode
+        from .validator import Validator
+        from . import cexpr, cwriter, printer, selection
+        self.spec = spec
+        self.lookup = lookup
+        self.names = Names(spec)
+        self.prefix, self.PREFIX = self.names.prefix, self.names.PREFIX
+        self.layout = Layout(self.names)
+        self.printer = Printer(self.names, self.layout)
+        self.validator = Validator(self.names, self.layout)
+        self.reflection = Reflection(self.names)
+        self.seq = SequenceCode(self.names, self.layout)
+        self.stream = StreamCode(self.names, self.layout) if spec.stream is not None else None
+        self.select = selection
+        self.operand = printer
+        self.cwriter = cwriter
+        self.c_string = c_string
+        self.c_int = cexpr.c_int
+        self.comment = comment
+        self.doc_comment = doc_comment
+        self.doc_lines = block_comment_lines
+        with open(CORE_H, encoding="utf-8") as f:
+            self.core_h = f.read().rstrip("\n")
+
+    def render(self, name):
+        text = self.lookup.get_template(name).render(g=self, spec=self.spec, n=self.names)
+        lines = [ln.rstrip() for ln in text.split("\n")]
+        while lines and not lines[-1]:
+            lines.pop()
+        # collapse runs of blank lines left by template control flow
+        out = []
+        for ln in lines:
+            if ln == "" and out and out[-1] == "":
+                continue
+            out.append(ln)
+        return "\n".join(out) + "\n"
+
+    # ---- order and selection of what to emit
+
+    def types_in_order(self):
+        """Types with their dependencies first (C needs complete types)."""
+        done, out = set(), []
+
+        def deps(t):
+            if t.kind == "struct":
+                fs = t.fields + [f for v in t.variants for f in v.fields]
+                return [f.type.target for f in fs if f.type.kind == "struct"]
+            if t.kind == "sequence":
+                return [it.type.target for it in t.items]
+            return [a.type.target for a in t.alts]
+
+        def visit(t):
+            if t.name in done:
+                return
+            done.add(t.name)
+            for d in deps(t):
+                visit(d)
+            out.append(t)
+
+        for t in self.spec.types:
+            visit(t)
+        return out
+
+    def operands(self):
+        """The operands to emit: those something prints or checks."""
+        return [o for o in self.spec.all_operands() if o.used]
+
+    # ---- writing functions
+
+    def function(self, signature, body, static=False):
+        """Lines of a C function: `signature` is (return type and name, [params])."""
+        from .cexpr import Env
+        from .cwriter import function
+        return function(self.signature(*signature, static=static), body, Env(self.names))
+
+    @staticmethod
+    def signature(head, params, static=False, end=""):
+        """`head(params)` broken after commas when long, continuation lines
+        aligned on the opening parenthesis."""
+        from .cwriter import WIDTH
+        head = ("static " if static else "") + head
+        one = f"{head}({', '.join(params)}){end}"
+        if len(one) <= WIDTH:
+            return [one]
+        pad = " " * (len(head) + 1)
+        lines, cur = [], f"{head}("
+        for i, p in enumerate(params):
+            piece = p + (", " if i < len(params) - 1 else ")" + end)
+            if len(cur) + len(piece.rstrip()) > WIDTH and cur.strip() not in (f"{head}(",):
+                lines.append(cur.rstrip())
+                cur = pad
+            cur += piece
+        lines.append(cur)
+        return lines
+
+
+def generate(spec):
+    """{file name: text} of a checked spec's C."""
+    g = Gen(spec, _lookup())
+    return {f"{g.prefix}.h": g.render("spec.h.mako"), f"{g.prefix}.c": g.render("spec.c.mako")}
+
+
+def registry(names):
+    """isagen_specs.c: the table of specs compiled into the library."""
+    tpl = _lookup().get_template("registry.c.mako")
+    return tpl.render(prefixes=[c_prefix(n) for n in names]).rstrip("\n") + "\n"

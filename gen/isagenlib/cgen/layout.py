@@ -1,0 +1,280 @@
+"""Struct layouts in C: member types, and the statements that move a
+field's bits between a struct and its unit words.
+
+Nested structs and arrays are flattened at generation time into `Leaf`s
+(one scalar element each, with its absolute bit pieces), so unpacking a
+header of 456 fields is 456 constant shift-and-mask statements.  A nested
+struct that has variants stays `Nested`: its own unpack selects them.
+"""
+
+from ..check.layout import logical_positions
+from ..model import Field
+from .cexpr import Env, c_int
+from .cwriter import Block, place_lets
+from . import cexpr as E
+
+
+def runs(positions):
+    """Absolute bit positions (LSB first) -> [(lo, width)] pieces."""
+    out = []
+    for p in positions:
+        if out and out[-1][0] + out[-1][1] == p:
+            out[-1] = (out[-1][0], out[-1][1] + 1)
+        else:
+            out.append((p, 1))
+    return out
+
+
+def uint_type(width):
+    for n in (8, 16, 32, 64):
+        if width <= n:
+            return f"uint{n}_t", n
+    return "uint64_t", 64
+
+
+def sint_type(width):
+    for n in (8, 16, 32, 64):
+        if width <= n:
+            return f"int{n}_t", n
+    return "int64_t", 64
+
+
+class Leaf:
+    """One scalar element of a flattened layout."""
+
+    def __init__(self, field, c, path, pieces):
+        self.field, self.c, self.path, self.pieces = field, c, path, pieces
+
+    @property
+    def width(self):
+        return sum(w for _, w in self.pieces)
+
+
+class FixedBits:
+    def __init__(self, pieces, value, path):
+        self.pieces, self.value, self.path = pieces, value, path
+
+
+class Nested:
+    """A struct-typed field whose struct has variants: unpacked by slicing
+    its bits into temporary words and calling its own unpack."""
+
+    def __init__(self, field, c, path, lo, target):
+        self.field, self.c, self.path, self.lo, self.target = field, c, path, lo, target
+
+
+class Layout:
+    Leaf, FixedBits, Nested = Leaf, FixedBits, Nested
+
+    def __init__(self, names):
+        self.names = names
+
+    # ---- C types
+
+    def ctype(self, f):
+        """C type of one element of a stored field."""
+        k = f.type.kind
+        if k == "bool":
+            return "bool"
+        if k == "enum":
+            return self.names.enum_type(f.type.enum)
+        if k == "struct":
+            return self.names.sname(f.type.target)
+        if k in ("sint", "sfixed"):
+            return sint_type(f.width)[0]
+        return uint_type(f.width)[0]
+
+    def ctype_bits(self, f):
+        k = f.type.kind
+        if k == "bool":
+            return 1
+        if k == "enum":
+            return 31
+        if k in ("sint", "sfixed"):
+            return sint_type(f.width)[1]
+        return uint_type(f.width)[1]
+
+    def member_decl(self, f):
+        arr = f"[{f.count}]" if f.count > 1 else ""
+        note = f"{f.role}, " if f.role != "field" else ""
+        return f"{self.ctype(f)} {f.name}{arr}; /* {note}bits {comment(clip(f.describe_bits(), 60))} */"
+
+    # ---- flattening
+
+    def flatten(self, members, c_base, path_base, mapping=None):
+        """Leaves, FixedBits and Nested of `members`, with absolute bit
+        pieces.  mapping: absolute position of each logical bit of the
+        containing field (None at top level)."""
+        out = []
+        for f in members:
+            if not isinstance(f, Field):
+                continue
+            for i in range(f.count):
+                pos = logical_positions(f.element_pieces(i))
+                if mapping is not None:
+                    pos = [mapping[p] for p in pos]
+                idx = f"[{i}]" if f.count > 1 else ""
+                c = f"{c_base}{f.name}{idx}"
+                path = f"{path_base}{f.name}{idx}"
+                if f.role == "fixed":
+                    out.append(FixedBits(runs(pos), f.value, path))
+                elif f.type.kind == "struct":
+                    t = f.type.target
+                    if t.variants:
+                        out.append(Nested(f, c, path, runs(pos)[0][0], t))
+                    else:
+                        out.extend(self.flatten(t.members, c + ".", path + ".", pos))
+                else:
+                    out.append(Leaf(f, c, path, runs(pos)))
+        return out
+
+    def struct_info(self, s):
+        """The flattened layout of a struct: common leaves, and each variant's."""
+        info = {"s": s, "words": s.words, "common": self.flatten(s.members, "v->", ""), "variants": []}
+        for v in s.variants:
+            info["variants"].append((v, self.flatten(v.members, f"v->u.{v.name}.", f"{v.name}." if v.path_named else "")))
+        return info
+
+    def fixed_pattern(self, s):
+        """(mask, value) of every fixed bit of a struct (nested ones too)."""
+        m = v = 0
+        for x in self.flatten(s.members, "", ""):
+            if isinstance(x, FixedBits):
+                shift = 0
+                for lo, w in x.pieces:
+                    m |= ((1 << w) - 1) << lo
+                    v |= ((x.value >> shift) & ((1 << w) - 1)) << lo
+                    shift += w
+        return m, v
+
+    # ---- statements
+
+    @staticmethod
+    def extract_c(pieces, words="w"):
+        parts, shift = [], 0
+        for lo, w in pieces:
+            part = f"isa_w_get({words}, {lo}, {w})"
+            parts.append(part if shift == 0 else f"({part} << {shift})")
+            shift += w
+        return parts[0] if len(parts) == 1 else "(" + " | ".join(parts) + ")"
+
+    def unpack_stmt(self, leaf, words="w"):
+        f = leaf.field
+        raw = self.extract_c(leaf.pieces, words)
+        k = f.type.kind
+        if k == "bool":
+            return f"{leaf.c} = {raw} != 0;"
+        if k == "enum":
+            return f"{leaf.c} = ({self.ctype(f)}){raw};"
+        if k in ("sint", "sfixed"):
+            return f"{leaf.c} = ({self.ctype(f)})isa_sext({raw}, {leaf.width});"
+        return f"{leaf.c} = ({self.ctype(f)}){raw};"
+
+    @staticmethod
+    def value_u64(leaf):
+        k = leaf.field.type.kind
+        mask = (1 << leaf.width) - 1
+        if k in ("sint", "sfixed"):
+            return f"((uint64_t)(int64_t){leaf.c} & 0x{mask:x}u)"
+        if k == "bool":
+            return f"(uint64_t){leaf.c}"
+        return f"((uint64_t){leaf.c} & 0x{mask:x}u)"
+
+    @staticmethod
+    def insert_stmts(pieces, value_c, words="w"):
+        if len(pieces) == 1:
+            lo, w = pieces[0]
+            return [f"isa_w_or({words}, {lo}, {w}, {value_c});"]
+        out = ["{", f"   uint64_t x = {value_c};"]
+        shift = 0
+        for lo, w in pieces:
+            out.append(f"   isa_w_or({words}, {lo}, {w}, (x >> {shift}) & 0x{(1 << w) - 1:x}u);")
+            shift += w
+        out.append("}")
+        return out
+
+    def pack_stmts(self, leaf, words="w"):
+        return self.insert_stmts(leaf.pieces, self.value_u64(leaf), words)
+
+    def check_stmt(self, leaf, tname):
+        """Range check of one leaf for the checked pack: lines, or []."""
+        from .names import c_string
+        f = leaf.field
+        k = f.type.kind
+        if k == "bool":
+            return []
+        cbits = self.ctype_bits(f)
+        path = c_string(leaf.path)
+        if k in ("sint", "sfixed"):
+            if cbits <= leaf.width:
+                return []
+            lo, hi = -(1 << (leaf.width - 1)), (1 << (leaf.width - 1)) - 1
+            return [f"if ((int64_t){leaf.c} < {c_int(lo)} || (int64_t){leaf.c} > {hi})",
+                    f"   return isa_fail_range(err, {c_string(tname)}, {path}, (int64_t){leaf.c}, {lo}, {hi});"]
+        if k != "enum" and cbits <= leaf.width:
+            return []
+        hi = (1 << leaf.width) - 1
+        return [f"if ((uint64_t){leaf.c} > 0x{hi:x}u)",
+                f"   return isa_fail_range(err, {c_string(tname)}, {path}, (int64_t){leaf.c}, 0, {hi});"]
+
+    # ---- lengths
+
+    def length_code(self, s, target):
+        """Lines setting `target` (an int64_t declared before) to the length
+        s says it has, in its selected variant."""
+        if not any(v.length is not None for v in s.variants):
+            return self.length_lines(s, None, target)
+        lines = ["switch (v->variant) {"]
+        for v in s.variants:
+            lines.append(f"case {self.names.vconst(s, v)}:")
+            lines += ["   " + ln for ln in self.length_lines(s, v, target)] + ["   break;"]
+        lines.append("default:")
+        lines += ["   " + ln for ln in self.length_lines(s, None, target)] + ["   break;", "}"]
+        return lines
+
+    def length_lines(self, s, variant, target):
+        """Lines `target = <the length of s (in variant)>;`."""
+        node = variant.length if variant is not None and variant.length is not None else s.length
+        if node is None:
+            return [f"{target} = {s.bits};"]
+        return assign_lines(f"{target} = ", node, Env(self.names, context={}))
+
+
+def assign_lines(lead, node, env, trail=";"):
+    """`lead <expression> trail` as lines; the lets it needs are declared
+    in a block around it."""
+    b = Block()
+    b.stmt(lead, E.compile(node, env), trail)
+    place_lets(b, env)
+    lines = b.render("")
+    if b.decls:
+        return ["{"] + ["   " + ln for ln in lines] + ["}"]
+    return lines
+
+
+def comment(text):
+    return text.replace("*/", "* /").replace("/*", "/ *")
+
+
+def doc_comment(lead, doc, indent="", width=100):
+    """A C comment `/* lead: the doc's first line */`, wrapped to width."""
+    import textwrap
+    first = doc.splitlines()[0] if doc else ""
+    text = comment(f"{lead}: {first}" if first and lead else (lead or first))
+    lines = textwrap.wrap(text, width - len(indent) - 3, break_long_words=True, break_on_hyphens=False) or [""]
+    if len(lines) == 1:
+        return [f"{indent}/* {lines[0]} */"]
+    return [f"{indent}/* {lines[0]}"] + [f"{indent} * {ln}" for ln in lines[1:]] + [f"{indent} */"]
+
+
+def block_comment_lines(text, width=100):
+    """Lines ' * ...' of a doc text inside a block comment, wrapped."""
+    import textwrap
+    out = []
+    for para in text.splitlines():
+        out += [f" * {ln}" for ln in textwrap.wrap(comment(para), width - 3, break_on_hyphens=False)] or [" *"]
+    return out
+
+
+def clip(text, n):
+    return text if len(text) <= n else text[:n - 3] + "..."
