@@ -17,7 +17,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gen"))
-from isagenlib.codegen import c_string as c_str  # noqa: E402  (one C string escaper for all generated C)
+from isagenlib.cgen.names import c_string as c_str  # noqa: E402  (one C string escaper for all generated C)
 
 
 def main():
