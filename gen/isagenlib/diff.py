@@ -18,13 +18,24 @@ encoding whose bit patterns overlap exactly one new encoding's is that
 encoding renamed (several: split, merged); a field at the same bits under
 another name is that field renamed; an enum value with the same number is
 that value renamed.
+
+What is compared is driven by the model's declared fields: difftable.py
+classifies every field of every model class, and the generic walk below
+compares what it marks as values, expressions and child lists; the Differ's
+methods named there (By) do the semantic comparisons (layouts, regions,
+renames).  A stream state, option or let that how units decode depends on
+(the stop rule, lengths, presence and counts, derived fields read it) makes
+a change to it breaking; otherwise it only prints or checks: cosmetic.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Optional
 
 from . import cubes as C
+from . import expr as X
+from . import refs as R
+from .difftable import RELEVANCE, TABLE, By, Children, Doc, Expr, Ignore, Value
 from .model import Choice, Field, Sequence, Struct, Use
 
 CLASSES = ("breaking", "compatible", "cosmetic", "doc")
@@ -107,12 +118,118 @@ def type_text(t):
     return t.name + (f" (frac {t.frac})" if t.kind in ("fixed", "sfixed") else "")
 
 
+def canon(x):
+    """A value as compared: expressions in canonical form, texts spaced alike."""
+    if isinstance(x, X.Node):
+        return X.text_of(x)
+    if isinstance(x, str):
+        return norm(x)
+    return x
+
+
+def scope_name(owner):
+    """How a let's owner is named in reports."""
+    if owner is None:
+        return ""
+    if hasattr(owner, "params"):  # an operand
+        return f"operand {owner.name}"
+    inner = getattr(owner, "owner", None)
+    return f"{inner.name}.{owner.name}" if inner is not None and hasattr(inner, "variants") else owner.name
+
+
+def decoding_reads(spec):
+    """The lets, states and options how units decode or encode depends on:
+    what the stop rule, lengths, presence conditions, counts, sizes and
+    derived fields read, directly or through one another."""
+    st = spec.stream
+    roots = []
+    if st is not None:
+        roots += [st.stop] + [d.value for d in st.derives]
+    for t in spec.types:
+        if isinstance(t, Struct):
+            roots += [t.length] + [v.length for v in t.variants]
+        elif isinstance(t, Sequence):
+            roots += [x for it in t.items for x in (it.present, it.count)] + [t.size] + [d.value for d in t.derives]
+    out, todo = set(), [r for r in roots if r is not None]
+    while todo:
+        for n in X.walk(todo.pop()):
+            ref = getattr(n, "ref", None)
+            if isinstance(ref, R.LetValue):
+                key = ("let", scope_name(ref.let.owner), ref.let.name)
+                more = [ref.let.value]
+            elif isinstance(ref, R.StateValue):
+                s = ref.state
+                key = ("state", s.name)
+                more = [s.next] + [x for e in s.sets for x in (e.index, e.value, e.when)]
+            elif isinstance(ref, R.OptionValue):
+                key, more = ("option", ref.option.name), []
+            else:
+                continue
+            if key not in out:
+                out.add(key)
+                todo += [m for m in more if m is not None]
+    return out
+
+
 class Differ:
     def __init__(self, old, new):
         self.old, self.new = old, new
         self.changes = []
         self.renamed_types = {}   # old type name -> new type name
         self.done_types = set()   # old type names already compared
+        self.decoding = decoding_reads(old) | decoding_reads(new)
+
+    # ------------------------------------------------------------- the generic walk
+
+    def relevance(self, subject):
+        """The class of a change to what `subject` ("state", name) computes."""
+        return "breaking" if subject in self.decoding else "cosmetic"
+
+    def walk(self, a, b, where, what, subject=None):
+        """Compare two model objects of one class field by field, as
+        difftable says; By fields are left to the caller."""
+        table = TABLE[type(a).__name__]
+        for f in fields(a):
+            rule = table[f.name]
+            x, y = getattr(a, f.name), getattr(b, f.name)
+            if isinstance(rule, Doc):
+                if f.name == "doc" and norm(x) != norm(y):
+                    self.add("doc", "doc-changed", where, f"the documentation of {what} changed", norm(x), norm(y))
+                elif f.name == "src" and sorted(x or []) != sorted(y or []):
+                    self.add("doc", "source-changed", where, f"the sources of {what} changed", " ".join(x), " ".join(y))
+            elif isinstance(rule, (Value, Expr)):
+                if canon(x) != canon(y):
+                    cls = self.relevance(subject) if rule.cls == RELEVANCE else rule.cls
+                    self.add(cls, rule.kind, where, f"{what}: {rule.what} changed", canon(x), canon(y))
+            elif isinstance(rule, Children):
+                self.children(x, y, rule, where, what, subject)
+
+    def children(self, xs, ys, rule, where, what, subject):
+        """Two lists of model objects: pairs compared, the rest added or removed."""
+        if rule.by_position:
+            pairs = list(zip(xs, ys))
+            gone, came = xs[len(ys):], ys[len(xs):]
+            name = lambda c, i: f"{rule.what} {i + 1}"
+        else:
+            key = lambda c: getattr(c, rule.key)
+            bx, by = {key(c): c for c in xs}, {key(c): c for c in ys}
+            pairs = [(bx[k], by[k]) for k in bx if k in by]
+            gone, came = [c for c in xs if key(c) not in by], [c for c in ys if key(c) not in bx]
+            name = lambda c, i: f"{rule.what} {key(c)}"
+        sub = lambda c: subject if rule.by_position else (rule.what, getattr(c, rule.key))
+        for i, (a, b) in enumerate(pairs):
+            n = name(a, i)
+            self.walk(a, b, f"{where} {n}".strip(), f"{what} {n}" if rule.by_position else n, sub(a))
+        for i, c in enumerate(gone):
+            n = name(c, len(pairs) + i)
+            cls = self.relevance(sub(c)) if rule.removed == RELEVANCE else rule.removed
+            self.add(cls, rule.kind.replace("changed", "removed") if rule.kind.endswith("-changed") else rule.kind,
+                     f"{where} {n}".strip(), f"{n} of {what} removed" if what else f"{n} removed")
+        for i, c in enumerate(came):
+            n = name(c, len(pairs) + len(gone) + i)
+            cls = self.relevance(sub(c)) if rule.added == RELEVANCE else rule.added
+            self.add(cls, rule.kind.replace("changed", "added") if rule.kind.endswith("-changed") else rule.kind,
+                     f"{where} {n}".strip(), f"{n} of {what} added" if what else f"{n} added")
 
     def add(self, cls, kind, where, text, old=None, new=None):
         self.changes.append(Change(cls, kind, where, text, None if old is None else str(old),
@@ -130,9 +247,7 @@ class Differ:
 
     def run(self):
         o, n = self.old, self.new
-        if o.title != n.title:
-            self.add("doc", "title-changed", "spec", "the spec's title changed", o.title, n.title)
-        self.doc("spec", "the spec", o, n)
+        self.walk(o, n, "spec", "the spec")
         self.stream(o.stream, n.stream)
         self.enums()
         self.types()
@@ -147,29 +262,19 @@ class Differ:
             if (a is None) != (b is None):
                 self.add("breaking", "stream-changed", "stream", "the spec's <stream> was added or removed")
             return
-        decode = [("unit", a.unit_name, b.unit_name), ("count", a.count, b.count),
-                  ("stop", norm(a.stop_text), norm(b.stop_text)), ("skip-zero", a.skip_zero, b.skip_zero),
-                  ("skip-unit", a.skip_unit, b.skip_unit), ("resync", a.resync, b.resync),
-                  ("pad-end", a.pad_end, b.pad_end)]
-        for what, x, y in decode:
-            if what == "unit" and self.renamed_types.get(x) == y:
-                continue
-            if x != y:
-                self.add("breaking", "stream-changed", "stream", f"the stream's {what} changed: a program splits "
-                         "into units differently", x, y)
-        for what, x, y in [("prefix", norm(a.prefix_text), norm(b.prefix_text)), ("separator", a.separator, b.separator),
-                           ("failed", a.failed, b.failed)]:
-            if x != y:
-                self.add("cosmetic", "stream-printing-changed", "stream", f"the listing's {what} changed", x, y)
-        da = {d.field: norm(d.value_text) for d in a.derives}
-        db = {d.field: norm(d.value_text) for d in b.derives}
-        if da != db:
-            self.add("breaking", "derive-changed", "stream", "what the program encoder computes changed",
-                     da, db)
-        sa = {s.name: (s.init, norm(s.next_text), s.count) for s in a.states}
-        sb = {s.name: (s.init, norm(s.next_text), s.count) for s in b.states}
-        if sa != sb:
-            self.add("cosmetic", "state-changed", "stream", "the printer state carried across units changed")
+        if a.unit_name != b.unit_name and self.renamed_types.get(a.unit_name) != b.unit_name:
+            self.add("breaking", "stream-changed", "stream", "the stream's unit changed: a program splits "
+                     "into units differently", a.unit_name, b.unit_name)
+        self.walk(a, b, "stream", "the stream")
+        self.derives(a.derives, b.derives, "stream", "the program encoder")
+
+    def derives(self, xs, ys, where, who):
+        da = {d.field: norm(d.value_text) for d in xs}
+        db = {d.field: norm(d.value_text) for d in ys}
+        for k in sorted(set(da) | set(db)):
+            if da.get(k) != db.get(k):
+                self.add("breaking", "derive-changed", f"{where}.{k}", f"what {who} computes for {k} changed",
+                         da.get(k), db.get(k))
 
     def containers(self):
         a = {c.name: (c.magic, c.layout, c.chunks) for c in self.old.containers}
@@ -179,6 +284,10 @@ class Differ:
                 cls = "compatible" if name not in a else "breaking"
                 self.add(cls, "container-changed", f"container {name}", f"container {name} was "
                          + ("added" if name not in a else "removed" if name not in b else "changed"))
+        docs = {c.name: c for c in self.old.containers}
+        for c in self.new.containers:
+            if c.name in docs:
+                self.doc(f"container {c.name}", f"container {c.name}", docs[c.name], c)
 
     # ------------------------------------------------------------- enums
 
@@ -318,6 +427,8 @@ class Differ:
     def choice(self, ch, dh):
         self.done_types.add(ch.name)
         self.doc(ch.name, f"choice {ch.name}", ch, dh)
+        self.rules(ch.rules, dh.rules, ch.name)
+        self.lets(ch.lets, dh.lets, ch.name)
         old = {a.name: a for a in ch.alts}
         new = {a.name: a for a in dh.alts}
         ro = C.regions([(a.name, a.priority, a.patterns) for a in ch.alts if not a.first])
@@ -652,12 +763,7 @@ class Differ:
                 self.add("breaking", "item-limits-changed", path, f"item {name} of {where}: its maximum count or "
                          "alignment changed")
             self.doc(path, f"item {name} of {where}", i, j)
-        da = {d.field: norm(d.value_text) for d in s.derives}
-        db = {d.field: norm(d.value_text) for d in t.derives}
-        for k in sorted(set(da) | set(db)):
-            if da.get(k) != db.get(k):
-                self.add("breaking", "derive-changed", f"{where}.{k}", f"what the encoder computes for {k} of {where} "
-                         "changed", da.get(k), db.get(k))
+        self.derives(s.derives, t.derives, where, f"the encoder of {where}")
         self.shown(s.displays, t.displays, where)
         self.rules(s.rules, t.rules, where)
         self.lets(s.lets, t.lets, where)
@@ -706,13 +812,18 @@ class Differ:
                 self.doc(f"{where} rule {name}", f"rule {name}", x, y)
 
     def lets(self, la, lb, where):
-        a = {l.name: norm(l.value_text) for l in la}
-        b = {l.name: norm(l.value_text) for l in lb}
+        a = {lt.name: lt for lt in la}
+        b = {lt.name: lt for lt in lb}
         for name in sorted(set(a) | set(b)):
-            if a.get(name) != b.get(name):
-                self.add("cosmetic", "let-changed", f"{where}.{name}", f"<let> {name} of {where} "
-                         + ("added" if name not in a else "removed" if name not in b else "changed"),
-                         a.get(name), b.get(name))
+            x, y = a.get(name), b.get(name)
+            cx, cy = (canon(x.value) if x else None), (canon(y.value) if y else None)
+            key = ("let", scope_name((x or y).owner), name)
+            if cx != cy:
+                self.add(self.relevance(key), "let-changed", f"{where}.{name}", f"<let> {name} of {where} "
+                         + ("added" if x is None else "removed" if y is None else "changed"),
+                         None if x is None else norm(x.value_text), None if y is None else norm(y.value_text))
+            elif x is not None and y is not None:
+                self.doc(f"{where}.{name}", f"<let> {name} of {where}", x, y)
 
     def operands(self, oa, ob, where):
         a = {o.name: o for o in oa}
@@ -726,6 +837,12 @@ class Differ:
                          f"operand rule {name}{scope} " + ("added" if x is None else "removed"))
                 continue
             cases = lambda o: [(norm(c.when_text), c.display_text, c.undefined, c.message_text) for c in o.cases]
+            if x.param_types != y.param_types:
+                self.add("cosmetic", "operand-changed", path, f"operand rule {name}{scope}: its struct parameters "
+                         "changed", x.param_types, y.param_types)
+            self.lets(x.lets, y.lets, path)
+            for i, (c, d) in enumerate(zip(x.cases, y.cases)):
+                self.doc(f"{path} case {i + 1}", f"case {i + 1} of operand {name}", c, d)
             if x.params != y.params or cases(x) != cases(y):
                 detail = ""
                 if x.params == y.params and len(x.cases) == len(y.cases):

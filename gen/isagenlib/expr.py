@@ -477,7 +477,10 @@ def text_of(node):
     if isinstance(node, Num):
         return str(node.value)
     if isinstance(node, Path):
-        return node.text()
+        out = ""
+        for s in node.segments:
+            out += (("." if out else "") + s) if isinstance(s, str) else f"[{text_of(s)}]"
+        return out
     if isinstance(node, Var):
         out = "$" + node.name
         if node.index is not None:

@@ -175,6 +175,110 @@ class Synthetic(unittest.TestCase):
                                        'nothing.</doc>'), ("doc", "doc-changed", "Nop"))
 
 
+STREAM_SPEC = """<?xml version="1.0"?>
+<isa name="s">
+  <enum name="Model" width="1"><value name="A" value="0"/><value name="B" value="1"/></enum>
+  <stream unit="I" stop="done">
+    <option name="model" type="Model" default="A"/>
+    <state name="seen" next="$seen + 1"/>
+    <state name="ends" next="d == 0"/>
+    <state name="marks" count="4"><set index="d &amp; 3" value="1"/></state>
+  </stream>
+  <operand name="Reg"><param name="n"/><let name="half" value="n / 2"/><case display="r{half}"/></operand>
+  <operand name="Whole"><param name="i" type="I"/><case display="{i.d}"/></operand>
+  <struct name="I" bits="8">
+    <field name="d" bits="0..6" type="uint"/>
+    <field name="e" bits="7" type="uint"/>
+    <let name="done" value="$ends &amp;&amp; e"/>
+    <display>{Reg(d)} {$model:Model} {$seen}</display>
+  </struct>
+  <struct name="J" bits="16"><field name="d" bits="0..6" type="uint"/><reserved bits="7"/><display>{Whole(x)}</display>
+    <field name="x" bits="8..15" type="I"/></struct>
+</isa>
+"""
+
+
+class ModelDriven(unittest.TestCase):
+    """What the diff compares follows the model's declared fields: every
+    field of every model class is classified, and the stream's options and
+    states, operand lets and struct parameters report their changes, as
+    breaking when how units decode depends on them (the stop rule reads
+    state `ends` through the let `done`)."""
+
+    def test_every_model_field_is_classified(self):
+        import dataclasses
+        import inspect
+        from gen.isagenlib import difftable, model
+        classes = [c for _, c in inspect.getmembers(model, inspect.isclass)
+                   if dataclasses.is_dataclass(c) and c.__module__ == model.__name__]
+        self.assertGreater(len(classes), 20)
+        for c in classes:
+            table = difftable.TABLE.get(c.__name__)
+            self.assertIsNotNone(table, f"model class {c.__name__} is not in difftable.TABLE")
+            names = [f.name for f in dataclasses.fields(c)]
+            for name in names:
+                self.assertIn(name, table, f"{c.__name__}.{name} is neither classified nor ignored in difftable.TABLE")
+            for name, rule in table.items():
+                self.assertIn(name, names, f"difftable.TABLE[{c.__name__!r}] classifies {name}, which the model lacks")
+                self.assertIsInstance(rule, difftable.RULES)
+                if isinstance(rule, difftable.By):
+                    self.assertTrue(callable(getattr(diff.Differ, rule.handler, None)),
+                                    f"{c.__name__}.{name}: no Differ.{rule.handler}")
+
+    def expect(self, new, *want):
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in (("old.xml", STREAM_SPEC), ("new.xml", new)):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            a = cli.load_spec(os.path.join(d, "old.xml"), display_path="old.xml")
+            b = cli.load_spec(os.path.join(d, "new.xml"), display_path="new.xml")
+            got = diff.diff(a, b)
+        self.assertEqual(triples(got), set(want), "\n".join(f"{c.cls} {c.kind} {c.where}: {c.text}" for c in got))
+
+    def test_options(self):
+        self.expect(STREAM_SPEC.replace('default="A"', 'default="B"'), ("cosmetic", "option-changed", "stream option model"))
+        self.expect(STREAM_SPEC.replace('<option name="model" type="Model" default="A"/>', "").replace(
+            " {$model:Model}", ""), ("cosmetic", "option-removed", "stream option model"),
+            ("cosmetic", "display-changed", "I"))
+
+    def test_states_by_what_reads_them(self):
+        self.expect(STREAM_SPEC.replace('next="$seen + 1"', 'next="$seen + 2"'), ("cosmetic", "state-changed", "stream state seen"))
+        self.expect(STREAM_SPEC.replace('next="d == 0"', 'next="d == 1"'), ("breaking", "state-changed", "stream state ends"))
+        self.expect(STREAM_SPEC.replace('value="1"/></state>', 'value="2"/></state>'),
+                    ("cosmetic", "state-changed", "stream state marks <set> 1"))
+        self.expect(STREAM_SPEC.replace('<set index="d &amp; 3" value="1"/>', '<set index="d &amp; 3" value="1"/><set index="0" value="0"/>'),
+                    ("cosmetic", "state-added", "stream state marks <set> 2"))
+        # spacing and redundant parentheses are no change
+        self.expect(STREAM_SPEC.replace('next="$seen + 1"', 'next="($seen+1)"'))
+
+    def test_lets_and_struct_parameters(self):
+        self.expect(STREAM_SPEC.replace('value="n / 2"', 'value="n / 4"'), ("cosmetic", "let-changed", "operand Reg.half"))
+        self.expect(STREAM_SPEC.replace('value="$ends &amp;&amp; e"', 'value="$ends || e"'), ("breaking", "let-changed", "I.done"))
+        self.expect(STREAM_SPEC.replace('<param name="i" type="I"/><case display="{i.d}"/>', '<param name="i"/><case display="{i}"/>')
+                    .replace("{Whole(x)}", "{Whole(x.d)}"),
+                    ("cosmetic", "operand-changed", "operand Whole"), ("cosmetic", "display-changed", "J"))
+
+
+    def test_midgard_options_array_states_and_operand_lets(self):
+        """The three changes the diff used to call "no changes"."""
+        with open(os.path.join(ROOT, "xml", "midgard.xml"), encoding="utf-8") as f:
+            text = f.read()
+        base = changes(text, text)
+        self.assertEqual(base, [])
+        for old, new, want in (
+                ('default="t860"', 'default="t760"', ("cosmetic", "option-changed", "stream option gpu")),
+                ('<set index="$offset / 16" value="tag"/>', '<set index="$offset / 16" value="tag + 0"/>',
+                 ("cosmetic", "state-changed", "stream state tags <set> 1")),
+                ('<let name="half" value="128 / bits / 2"/>', '<let name="half" value="128 / bits / 4"/>',
+                 ("cosmetic", "let-changed", "operand Swz.half")),
+                # the stop rule reads $fwd through the bundle's let fwd: how a program ends changes
+                ('<state name="fwd" next="fwd">', '<state name="fwd" next="0">',
+                 ("breaking", "state-changed", "stream state fwd"))):
+            with self.subTest(change=want[1:]):
+                self.assertIn(old, text)
+                self.assertEqual(triples(changes(text, text.replace(old, new))), {want})
+
+
 class Real(unittest.TestCase):
     """The version histories the fact sheets describe."""
 
