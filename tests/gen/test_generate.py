@@ -3,6 +3,7 @@ byte-identical across runs and free of absolute paths, and the generated
 header compiles on its own."""
 import glob
 import os
+import re
 import subprocess
 import tempfile
 import unittest
@@ -50,6 +51,68 @@ class Pipeline(unittest.TestCase):
             # no -I runtime/include: the header carries the core it needs
             subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I", d, "-c", src,
                             "-o", os.path.join(d, "t.o")], check=True)
+
+
+def generate_all(outdir):
+    """Every shipped spec, every version, into outdir."""
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "gen"))
+    from isagenlib import cli
+    for spec in SPECS:
+        for v in cli.version_names(spec):
+            generate(spec, outdir, *(["--version", v] if v else []))
+
+
+class GeneratedC(unittest.TestCase):
+    """The generated C is for people too: short lines, lets as named locals
+    computed once in the block that needs them."""
+
+    def test_no_line_longer_than_200_characters_outside_string_literals(self):
+        with tempfile.TemporaryDirectory() as d:
+            generate_all(d)
+            worst = (0, "", 0)
+            for name in sorted(os.listdir(d)):
+                with open(os.path.join(d, name), encoding="utf-8") as f:
+                    for k, line in enumerate(f, 1):
+                        code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line.rstrip("\n"))
+                        worst = max(worst, (len(code), name, k))
+            self.assertLessEqual(worst[0], 200, f"{worst[1]}:{worst[2]} is {worst[0]} characters long")
+
+    LETS = """<?xml version="1.0"?>
+<isa name="l">
+  <stream unit="S"/>
+  <struct name="S" bits="8">
+    <field name="a" bits="0..3" type="uint"/>
+    <field name="b" bits="4..7" type="uint"/>
+    <let name="twice" value="a * 2"/>
+    <let name="quad" value="twice * 2"/>
+    <let name="only_b" value="b + 1"/>
+    <display>{if a}{twice} {quad} {quad}{else}{only_b}{end} {twice}</display>
+  </struct>
+</isa>
+"""
+
+    def test_lets_are_locals_declared_once_where_needed(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "l.xml")
+            with open(path, "w") as f:
+                f.write(self.LETS)
+            out = generate(path, d)["l.c"].decode()
+            body = out[out.index("int l_S_print("):]
+            body = body[:body.index("\n}\n")]
+            lines = [ln.strip() for ln in body.splitlines()]
+            decl = lambda name: [i for i, ln in enumerate(lines) if ln.startswith(f"const int64_t let_{name} = ")]
+            # each let once; `twice` (used in both branches and after) at the top,
+            # `quad` (only in the if branch, twice) inside it, after `twice`; `only_b` in the else branch
+            self.assertEqual([len(decl(n)) for n in ("twice", "quad", "only_b")], [1, 1, 1])
+            if_line = next(i for i, ln in enumerate(lines) if ln.startswith("if ("))
+            else_line = lines.index("} else {")
+            self.assertLess(decl("twice")[0], if_line)
+            self.assertTrue(if_line < decl("quad")[0] < else_line)
+            self.assertLess(else_line, decl("only_b")[0])
+            self.assertIn("let_twice", lines[decl("quad")[0]])
+            subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only",
+                            "-I", os.path.join(ROOT, "runtime", "include"), "-I", d, os.path.join(d, "l.c")], check=True)
 
 
 class Versions(unittest.TestCase):
