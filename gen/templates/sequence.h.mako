@@ -8,6 +8,7 @@
 S = n.sname(q)
 name = n.fn
 code = g.seq
+has, count = n.has, n.count
 %>\
 /* ======================================================================
  * sequence ${q.name}${' (aligned to %d bits)' % q.align if q.align > 1 else ''}
@@ -19,10 +20,10 @@ ${line}
 ${S} {
 % for it in q.items:
 %   if it.count is not None:
-   unsigned n_${it.name}; /* ${g.comment(it.count_text)} */
+   unsigned ${count(it)}; /* ${g.comment(it.count_text)} */
    ${n.sname(it.type.target)} ${it.name}[${it.max}];
 %   elif it.present is not None:
-   bool has_${it.name}; /* ${g.comment(it.present_text)} */
+   bool ${has(it)}; /* ${g.comment(it.present_text)} */
    ${n.sname(it.type.target)} ${it.name};
 %   else:
    ${n.sname(it.type.target)} ${it.name};
@@ -39,10 +40,10 @@ static inline size_t ${name(q, 'size_bits')}(const ${S} *v)
    pos = (size_t)isa_x_align((int64_t)pos, ${it.align});
 %   endif
 %   if it.count is not None:
-   for (unsigned i = 0; i < v->n_${it.name} && i < ${it.max}; i++)
+   for (unsigned i = 0; i < v->${count(it)} && i < ${it.max}; i++)
       pos += ${name(it.type.target, 'size_bits')}(&v->${it.name}[i]);
 %   elif it.present is not None:
-   if (v->has_${it.name})
+   if (v->${has(it)})
       pos += ${name(it.type.target, 'size_bits')}(&v->${it.name});
 %   else:
    pos += ${name(it.type.target, 'size_bits')}(&v->${it.name});
@@ -129,9 +130,9 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
       }
 %   endif
 %   if it.count is not None:
-      if (tmp.n_${it.name} > ${it.max})
+      if (tmp.${count(it)} > ${it.max})
          return isa_fail(err, ISA_ERR_LIMIT, ${g.c_string(q.name)}, ${g.c_string(it.name)}, "count exceeds max");
-      for (unsigned i = 0; i < tmp.n_${it.name}; i++) {
+      for (unsigned i = 0; i < tmp.${count(it)}; i++) {
          size_t n_bits = 0;
          int r = ${name(it.type.target, 'encode')}(&tmp.${it.name}[i], buf, cap, pos, &n_bits, err);
          if (r)
@@ -139,7 +140,7 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
          pos += n_bits;
       }
 %   else:
-      ${'if (tmp.has_%s) ' % it.name if it.present is not None else ''}{
+      ${'if (tmp.%s) ' % has(it) if it.present is not None else ''}{
          size_t n_bits = 0;
          int r = ${name(it.type.target, 'encode')}(&tmp.${it.name}, buf, cap, pos, &n_bits, err);
          if (r)

@@ -57,7 +57,7 @@ ${ln}
 % endif
 % for c in spec.containers:
 
-static const struct isa_chunk_step ${P}_container_${c.name}_steps[] = {
+static const struct isa_chunk_step ${n.container_steps(c)}[] = {
 %   for cid, skip in c.chunks:
    {.id = ${g.c_string(cid)}, .skip = ${skip}},
 %   endfor
@@ -67,19 +67,19 @@ static const struct isa_chunk_step ${P}_container_${c.name}_steps[] = {
 
 static const struct isa_container ${P}_containers[] = {
 %   for c in spec.containers:
-   {.name = ${g.c_string(c.name)}, .magic = ${g.c_string(c.magic)}, .steps = ${P}_container_${c.name}_steps, .n_steps = ${len(c.chunks)}},
+   {.name = ${g.c_string(c.name)}, .magic = ${g.c_string(c.magic)}, .steps = ${n.container_steps(c)}, .n_steps = ${len(c.chunks)}},
 %   endfor
 };
 % endif
 % for o in st.options:
 
 /* <option> ${o.name}: the values of enum ${o.enum.name} */
-static const char *const ${P}_option_${o.name}_names[] = {
+static const char *const ${n.option_table(o, 'names')}[] = {
 %   for ln in g.cwriter.wrapped_list([g.c_string(ev.name) for ev in o.enum.values]):
 ${ln}
 %   endfor
 };
-static const int64_t ${P}_option_${o.name}_values[] = {
+static const int64_t ${n.option_table(o, 'values')}[] = {
 %   for ln in g.cwriter.wrapped_list(['INT64_C(%d)' % ev.value for ev in o.enum.values]):
 ${ln}
 %   endfor

@@ -113,6 +113,11 @@ class Names:
     def alt_const(self, c, a):
         return self.macro(c, upper_snake(a.name))
 
+    # ---- members the generated structs add
+
+    has = staticmethod(has_member)
+    count = staticmethod(count_member)
+
     # ---- enums
 
     def enum_type(self, e):
@@ -168,6 +173,13 @@ class Names:
     def spec_fn(self, what):
         """A function or table of the spec's stream: spec_fn('step')."""
         return f"{self.prefix}_{what}"
+
+    def option_table(self, o, what):
+        """The names or values of an <option>'s enum: option_table(o, 'names')."""
+        return f"{self.prefix}_option_{o.name}_{what}"
+
+    def container_steps(self, c):
+        return f"{self.prefix}_container_{c.name}_steps"
 
 
 def owner_kind(owner):

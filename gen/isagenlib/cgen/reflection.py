@@ -9,7 +9,7 @@ by member name, not by position.
 
 from .cexpr import c_int
 from .cwriter import byte_array, designated, table
-from .names import c_string
+from .names import c_string, count_member, has_member
 from .selection import choice_peek_bits, pattern_bytes
 
 KIND = {"uint": "ISA_K_UINT", "hex": "ISA_K_UINT", "sint": "ISA_K_SINT", "bool": "ISA_K_BOOL",
@@ -53,8 +53,8 @@ class Reflection:
             ("name", c_string(it.name)), ("kind", "ISA_K_AGG"), ("role", "ISA_ROLE_FIELD"),
             ("format", "ISA_FMT_DEC"), ("count", str(it.max if it.count is not None else 1)),
             ("c_offset", f"offsetof({cstruct}, {it.name})"), ("c_stride", csize),
-            ("has_offset", f"offsetof({cstruct}, has_{it.name})" if it.present is not None else "ISA_NO_OFFSET"),
-            ("n_offset", f"offsetof({cstruct}, n_{it.name})" if it.count is not None else "ISA_NO_OFFSET"),
+            ("has_offset", f"offsetof({cstruct}, {has_member(it)})" if it.present is not None else "ISA_NO_OFFSET"),
+            ("n_offset", f"offsetof({cstruct}, {count_member(it)})" if it.count is not None else "ISA_NO_OFFSET"),
             ("type", f"&{self.names.desc(it.type.target)}")])
 
     def payload_desc(self, c, a):

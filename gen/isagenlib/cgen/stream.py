@@ -91,7 +91,7 @@ class StreamCode:
         p = self.names.prefix
         return table(f"static const struct isa_option {p}_options[]", [designated([
             ("name", c_string(o.name)), ("def", f"INT64_C({o.default})"), ("n_values", str(len(o.enum.values))),
-            ("value_names", f"{p}_option_{o.name}_names"), ("values", f"{p}_option_{o.name}_values")])
+            ("value_names", self.names.option_table(o, "names")), ("values", self.names.option_table(o, "values"))])
             for o in self.st.options])
 
     def max_state_writes(self):

@@ -13,7 +13,7 @@ from ..model import Sequence, Struct, Use
 from . import cexpr as E
 from .cexpr import Atom, Call, Env
 from .cwriter import Block
-from .names import Names, c_string
+from .names import Names, c_string, count_member, has_member
 from .printer import LOOP_MAX, TemplateEmitter, display_chains, emit_displays, own_args, operand_call_args
 
 
@@ -263,11 +263,11 @@ class Validator:
                 if not self.has_checks(target):
                     continue
                 if it.count is not None:
-                    b = body.sub(f"for (unsigned i = 0; i < v->n_{it.name} && i < {it.max}; i++) {{")
+                    b = body.sub(f"for (unsigned i = 0; i < v->{count_member(it)} && i < {it.max}; i++) {{")
                     b.line(f"const struct isa_path sub = {{path, {c_string(it.name)}, (long)i}};")
                     b.line(f"{n.fn(target, 'validate')}(&v->{it.name}[i], f, ctx, &sub);")
                 else:
-                    b = body.sub(f"if (v->has_{it.name}) {{" if it.present is not None else "{")
+                    b = body.sub(f"if (v->{has_member(it)}) {{" if it.present is not None else "{")
                     b.line(f"const struct isa_path sub = {{path, {c_string(it.name)}, -1}};")
                     b.line(f"{n.fn(target, 'validate')}(&v->{it.name}, f, ctx, &sub);")
             self.derives(body, t)
