@@ -140,10 +140,21 @@ class Gen:
         return lines
 
 
+class Generator:
+    """Renders specs to C; the templates are compiled once per generator."""
+
+    def __init__(self):
+        self.lookup = _lookup()
+
+    def generate(self, spec):
+        """{file name: text} of a checked spec's C."""
+        g = Gen(spec, self.lookup)
+        return {f"{g.prefix}.h": g.render("spec.h.mako"), f"{g.prefix}.c": g.render("spec.c.mako")}
+
+
 def generate(spec):
     """{file name: text} of a checked spec's C."""
-    g = Gen(spec, _lookup())
-    return {f"{g.prefix}.h": g.render("spec.h.mako"), f"{g.prefix}.c": g.render("spec.c.mako")}
+    return Generator().generate(spec)
 
 
 def registry(names):
