@@ -359,7 +359,6 @@ class Builder:
                 s.length_loc = self.aloc(el, "length-flag", 0)
         names = {}
         for i, v in enumerate(el.findall("variant")):
-            prio = el.get("priority")
             # every view of an overlay is listed under its own name
             named = v.get("path", "flat") == "named" or s.overlay
             var = Variant(v.get("name"), self.integer(v, "priority") or 0, v.get("fallback") == "true",

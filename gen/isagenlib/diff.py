@@ -35,7 +35,7 @@ from typing import Optional
 from . import cubes as C
 from . import expr as X
 from . import refs as R
-from .difftable import RELEVANCE, TABLE, By, Children, Doc, Expr, Ignore, Value
+from .difftable import RELEVANCE, TABLE, Children, Doc, Expr, Value
 from .model import Choice, Field, Sequence, Struct, Use
 
 CLASSES = ("breaking", "compatible", "cosmetic", "doc")
@@ -453,7 +453,7 @@ class Differ:
         for y in came:
             xs = [x for x in gone if (x.name, y.name) in links]
             if len(xs) > 1 and not any(len([z for z in came if (x.name, z.name) in links]) > 1 for x in xs):
-                self.add("breaking", "encoding-merged", f"{dh.name}.{y.name}", f"encodings "
+                self.add("breaking", "encoding-merged", f"{dh.name}.{y.name}", "encodings "
                          + ", ".join(x.name for x in xs) + f" merged into {y.name}")
         paired_new = set(pair.values())
         split = {x.name for x in gone if sum(1 for y in came if (x.name, y.name) in links) > 1}

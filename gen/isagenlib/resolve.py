@@ -27,7 +27,7 @@ $size in a sequence's <derive>s.
 
 from . import expr as X
 from . import refs as R
-from .model import Choice, Field, Operand, Sequence, Struct, Use, Variant
+from .model import Choice, Operand, Sequence, Struct, Use, Variant
 
 CONTEXT_VARS = {
     "offset": "byte offset of the unit in its program",

@@ -136,10 +136,6 @@ class Env:
     lets: bool = True
     params: dict = dc_field(default_factory=dict)  # struct param name -> C pointer
 
-    @property
-    def has_ctx(self):
-        return self.context is None
-
     def rooted(self, self_c, self_ptr):
         """The same function, with another object as `self` (a let read on
         a nested instance): its lets are computed inline."""

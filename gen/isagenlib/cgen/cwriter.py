@@ -183,12 +183,6 @@ def function(head, body, env):
     return head + ["{"] + body.render(INDENT) + ["}"]
 
 
-def body_lines(body, env, indent=INDENT):
-    """Lines of a block built for a template's function body (lets placed)."""
-    place_lets(body, env)
-    return body.render(indent)
-
-
 # ---------------------------------------------------------------- initialisers
 
 

@@ -8,7 +8,7 @@ and which XML names cannot become C identifiers at all (the checker asks
 
 import re
 
-from ..model import Operand, Sequence, Struct, Variant, upper_snake
+from ..model import Variant, upper_snake
 
 C_KEYWORDS = frozenset("""
 auto break case char const continue default do double else enum extern float
@@ -180,16 +180,6 @@ class Names:
 
     def container_steps(self, c):
         return f"{self.prefix}_container_{c.name}_steps"
-
-
-def owner_kind(owner):
-    if isinstance(owner, Struct):
-        return "struct"
-    if isinstance(owner, Sequence):
-        return "sequence"
-    if isinstance(owner, Operand):
-        return "operand"
-    return "choice"
 
 
 def c_string(s):

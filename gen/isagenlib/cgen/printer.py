@@ -53,10 +53,6 @@ def own_args(o):
     return [Atom("ctx")] + ([Atom("v")] if o.owner is not None else []) + [Atom(Names.param(p)) for p in o.params]
 
 
-def operand_env(names, o):
-    return Env(names)
-
-
 # ---------------------------------------------------------------- display chains
 
 
@@ -275,9 +271,6 @@ class Printer:
     def __init__(self, names, layout):
         self.names = names
         self.layout = layout
-
-    def type_env(self, t):
-        return Env(self.names)
 
     def print_body(self, t):
         """Body of T_print (a Block)."""
