@@ -9,8 +9,11 @@ compared in priority order.  This is the QEMU decodetree / LLVM filter idea,
 and it is correct for priorities because a word can only match candidates
 whose fixed bits agree with it.
 
-The output is C: statements that `return` the 1-based index of the match,
-or fall through when nothing matches.
+The tree is data: ("switch", runs, {key: subtree}) nodes and ("leaf",
+candidates, bits used) leaves.  The C back-end writes it as C
+(cgen/selection.py): statements that `return` the 1-based index of the
+match, or fall through when nothing matches; anything else that needs to
+know which encoding bits select (a map of the encoding space) can walk it.
 """
 
 MAX_KEY_BITS = 12  # wider keys give sparse switches; split them into levels
@@ -44,27 +47,6 @@ def _key(value, runs):
     return k
 
 
-def _key_c(runs, words="w"):
-    parts, shift = [], 0
-    for lo, w in runs:
-        part = f"isa_w_get({words}, {lo}, {w})"
-        parts.append(part if shift == 0 else f"({part} << {shift})")
-        shift += w
-    return " | ".join(parts)
-
-
-def _compare_c(mask, value, words="w"):
-    """C condition: the bits under mask equal value (per 32-bit word)."""
-    conds, i = [], 0
-    while mask >> (32 * i):
-        m = (mask >> (32 * i)) & 0xFFFFFFFF
-        if m:
-            v = (value >> (32 * i)) & 0xFFFFFFFF
-            conds.append(f"({words}[{i}] & 0x{m:08x}u) == 0x{v:08x}u")
-        i += 1
-    return " && ".join(conds) if conds else "1"
-
-
 def build(cands, used=0):
     """A tree: ("leaf", [cands]) or ("switch", runs, {key: subtree})."""
     cands = sorted(cands, key=lambda c: (-c.priority, c.order))
@@ -91,39 +73,22 @@ def build(cands, used=0):
     return ("switch", runs, {k: build(g, used | keymask) for k, g in sorted(groups.items())})
 
 
-def emit(tree, indent="   ", words="w"):
-    """C statements for a tree (see module doc)."""
-    return _emit(tree, indent, words)[0]
-
-
-def _emit(tree, indent, words):
-    """(lines, whether they always return)."""
-    out = []
-    if tree[0] == "leaf":
-        _, cands, used = tree
-        for c in cands:
-            m = c.mask & ~used
-            if m == 0:
-                out.append(f"{indent}return {c.index};")
-                return out, True
-            out.append(f"{indent}if ({_compare_c(m, c.value & m, words)})")
-            out.append(f"{indent}   return {c.index};")
-        return out, False
-    _, runs, groups = tree
-    out.append(f"{indent}switch ({_key_c(runs, words)}) {{")
-    for k, sub in groups.items():
-        out.append(f"{indent}case 0x{k:x}:")
-        body, returns = _emit(sub, indent + "   ", words)
-        out.extend(body)
-        if not returns:
-            out.append(f"{indent}   break;")
-    out.append(f"{indent}default:")
-    out.append(f"{indent}   break;")
-    out.append(f"{indent}}}")
-    return out, False
-
-
 def depth(tree):
     if tree[0] == "leaf":
         return len(tree[1])
     return 1 + max(depth(t) for t in tree[2].values())
+
+
+def select(tree, x):
+    """The index the tree picks for the bits x (0: none), as the emitted C
+    does."""
+    if tree[0] == "leaf":
+        _, cands, used = tree
+        for c in cands:
+            m = c.mask & ~used
+            if x & m == c.value & m:
+                return c.index
+        return 0
+    _, runs, groups = tree
+    key = _key(x, runs)
+    return select(groups[key], x) if key in groups else 0

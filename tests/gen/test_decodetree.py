@@ -4,6 +4,7 @@ import random
 import unittest
 
 from gen.isagenlib import decodetree as D
+from gen.isagenlib.cgen import selection
 
 
 def brute(cands, x):
@@ -12,19 +13,6 @@ def brute(cands, x):
         if x & c.mask == c.value:
             return c.index
     return best or 0
-
-
-def walk(tree, x):
-    if tree[0] == "leaf":
-        _, cands, used = tree
-        for c in cands:
-            m = c.mask & ~used
-            if x & m == c.value & m:
-                return c.index
-        return 0
-    _, runs, groups = tree
-    key = D._key(x, runs)
-    return walk(groups[key], x) if key in groups else 0
 
 
 class Trees(unittest.TestCase):
@@ -45,12 +33,12 @@ class Trees(unittest.TestCase):
                 if rng.random() < 0.5:  # bias towards words that match something
                     c = rng.choice(cands)
                     x = (x & ~c.mask) | c.value
-                self.assertEqual(walk(tree, x), brute(cands, x), f"round {round_} x={x:#x}")
+                self.assertEqual(D.select(tree, x), brute(cands, x), f"round {round_} x={x:#x}")
 
     def test_emitted_c_always_falls_through_or_returns(self):
         cands = [D.Candidate(1, 0x7F, 0x0E, 0, 0), D.Candidate(2, 0x7F | 0xFF << 13, 0x0E | 0xFF << 13, 1, 1),
                  D.Candidate(3, 0xFF, 0x00, 0, 2)]
-        lines = D.emit(D.build(cands))
+        lines = selection.emit(D.build(cands))
         text = "\n".join(lines)
         self.assertIn("switch", text)
         self.assertNotIn("case 0xe:\n      return 1;", text, "the priority-1 candidate must be tried first")

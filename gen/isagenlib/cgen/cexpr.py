@@ -67,6 +67,9 @@ class LetUse:
     let: object
 
 
+ASSOCIATIVE = ("|", "&", "^", "&&", "||")
+
+
 def flat(e):
     """One-line C text of a tree."""
     if isinstance(e, Atom):
@@ -76,7 +79,11 @@ def flat(e):
     if isinstance(e, Call):
         return f"{e.fn}({', '.join(flat(a) for a in e.args)})"
     if isinstance(e, Infix):
-        return f"({flat(e.a)} {e.op} {flat(e.b)})"
+        # a chain of one associative operator needs no inner parentheses
+        a = flat(e.a)
+        if isinstance(e.a, Infix) and e.a.op == e.op and e.op in ASSOCIATIVE:
+            a = a[1:-1]
+        return f"({a} {e.op} {flat(e.b)})"
     if isinstance(e, Cond):
         return f"({flat(e.c)} ? {flat(e.a)} : {flat(e.b)})"
     if isinstance(e, Cast):

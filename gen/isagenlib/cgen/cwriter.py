@@ -23,7 +23,14 @@ INDENT = "   "
 
 def expr_lines(e, lead="", trail="", width=WIDTH):
     """Lines of `lead + e + trail`, broken where the one-line form is too
-    long; continuation lines are indented relative to the first."""
+    long; continuation lines are indented relative to the first.  Inside
+    parentheses already (`if (`, `switch (`), an operator's own are left out."""
+    if isinstance(e, E.Infix) and lead.endswith("(") and trail.startswith(")"):
+        inner = E.flat(e)[1:-1]
+        if len(lead + inner + trail) <= width:
+            return [lead + inner + trail]
+        return expr_lines(e.a, lead, "", width) + \
+            [INDENT + ln for ln in expr_lines(e.b, e.op + " ", trail, width - len(INDENT))]
     text = lead + E.flat(e) + trail
     if len(text) <= width:
         return [text]

@@ -7,6 +7,69 @@ pattern tables the reflection data carries.
 
 from .. import decodetree
 from ..check.patterns import variant_priority
+from .cexpr import Atom, Infix
+from .cwriter import expr_lines
+
+
+# ---------------------------------------------------------------- decision trees as C
+
+
+def key_c(runs, words="w"):
+    """The C value of the key bits (runs, low first), concatenated."""
+    e, shift = None, 0
+    for lo, w in runs:
+        part = Atom(f"isa_w_get({words}, {lo}, {w})" if shift == 0 else f"(isa_w_get({words}, {lo}, {w}) << {shift})")
+        e = part if e is None else Infix("|", e, part)
+        shift += w
+    return e
+
+
+def compare_c(mask, value, words="w"):
+    """C condition: the bits under mask equal value (per 32-bit word)."""
+    conds, i = [], 0
+    while mask >> (32 * i):
+        m = (mask >> (32 * i)) & 0xFFFFFFFF
+        if m:
+            v = (value >> (32 * i)) & 0xFFFFFFFF
+            conds.append(f"({words}[{i}] & 0x{m:08x}u) == 0x{v:08x}u")
+        i += 1
+    return " && ".join(conds) if conds else "1"
+
+
+def emit(tree, indent="   ", words="w"):
+    """C statements for a decision tree: they return the index selected,
+    or fall through."""
+    return _emit(tree, indent, words)[0]
+
+
+def _emit(tree, indent, words):
+    """(lines, whether they always return)."""
+    out = []
+    if tree[0] == "leaf":
+        _, cands, used = tree
+        for c in cands:
+            m = c.mask & ~used
+            if m == 0:
+                out.append(f"{indent}return {c.index};")
+                return out, True
+            out.append(f"{indent}if ({compare_c(m, c.value & m, words)})")
+            out.append(f"{indent}   return {c.index};")
+        return out, False
+    _, runs, groups = tree
+    out += [indent + ln for ln in expr_lines(key_c(runs, words), "switch (", ") {")]
+    for k, sub in groups.items():
+        out.append(f"{indent}case 0x{k:x}:")
+        body, returns = _emit(sub, indent + "   ", words)
+        out.extend(body)
+        if not returns:
+            out.append(f"{indent}   break;")
+    out.append(f"{indent}default:")
+    out.append(f"{indent}   break;")
+    out.append(f"{indent}}}")
+    return out, False
+
+
+# ---------------------------------------------------------------- selectors
 
 
 def struct_select_lines(s, words="w"):
@@ -20,7 +83,7 @@ def struct_select_lines(s, words="w"):
             continue
         for m, val in v.patterns:
             cands.append(decodetree.Candidate(v.index, m, val, v.priority, order))
-    lines = decodetree.emit(decodetree.build(cands), "   ", words)
+    lines = emit(decodetree.build(cands), "   ", words)
     lines.append(f"   return {fallback.index if fallback else 0};")
     return lines
 
@@ -30,7 +93,7 @@ def choice_select_lines(c):
     for order, a in enumerate(c.alts):
         for m, val in a.selecting:
             cands.append(decodetree.Candidate(a.index, m, val, a.priority, order))
-    lines = decodetree.emit(decodetree.build(cands), "   ")
+    lines = emit(decodetree.build(cands), "   ")
     lines.append("   return 0;")
     return lines
 
