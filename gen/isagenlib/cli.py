@@ -91,36 +91,51 @@ def cmd_lint(args):
     return status
 
 
+def write_if_changed(path, text):
+    """Only rewrite changed files, so make does not rebuild needlessly."""
+    old = None
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
+    if old != text:
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+
+
 def cmd_generate(args):
+    """One process for any number of specs: the schema is read and the
+    templates compiled once (all nine builds of xml/ take under a second)."""
     from . import cgen
-    try:
-        spec = load_spec(args.file, args.schema, display_name(args.file), args.version)
-    except SpecError as e:
-        for d in e.diagnostics:
-            print(d, file=sys.stderr)
+    if args.version is not None and (len(args.files) != 1 or args.all_versions):
+        print("isagen generate: --version takes one FILE (use --all-versions for several)", file=sys.stderr)
+        return 2
+    todo = [(path, v) for path in args.files
+            for v in (version_names(path, args.schema) if args.all_versions else [args.version])]
+    specs, failed = [], False
+    for path, v in todo:
+        try:
+            specs.append(load_spec(path, args.schema, display_name(path), v))
+        except SpecError as e:
+            failed = True
+            for d in e.diagnostics:
+                print(d, file=sys.stderr)
+    if failed:
         return 1
     os.makedirs(args.output, exist_ok=True)
-    for name, text in cgen.generate(spec).items():
-        path = os.path.join(args.output, name)
-        # Only rewrite changed files, so make does not rebuild needlessly.
-        old = None
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                old = f.read()
-        if old != text:
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
+    generator = cgen.Generator()
+    for spec in specs:
+        for name, text in generator.generate(spec).items():
+            write_if_changed(os.path.join(args.output, name), text)
+    if args.registry:
+        os.makedirs(os.path.dirname(args.registry) or ".", exist_ok=True)
+        write_if_changed(args.registry, cgen.registry([s.name for s in specs]))
     return 0
 
 
 def cmd_registry(args):
     from . import cgen
-    text = cgen.registry(args.names)
     os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
-    old = open(args.output, encoding="utf-8").read() if os.path.exists(args.output) else None
-    if old != text:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+    write_if_changed(args.output, cgen.registry(args.names))
     return 0
 
 
@@ -202,9 +217,11 @@ def main(argv=None):
     lint.add_argument("-q", "--quiet", action="store_true", help="print only problems")
     lint.set_defaults(func=cmd_lint)
     gen = sub.add_parser("generate", help="write <spec>.h and <spec>.c")
-    gen.add_argument("file")
+    gen.add_argument("files", nargs="+", metavar="FILE")
     gen.add_argument("-o", "--output", required=True, help="output directory")
     gen.add_argument("--version", help="the spec as of this version (default: the spec's default version)")
+    gen.add_argument("--all-versions", action="store_true", help="every version of each FILE, each its own spec")
+    gen.add_argument("--registry", metavar="FILE", help="also write the C table of the specs generated (isagen_specs.c)")
     gen.set_defaults(func=cmd_generate)
     reg = sub.add_parser("registry", help="write the C table of compiled-in specs")
     reg.add_argument("names", nargs="*", help="spec names")
