@@ -18,7 +18,8 @@ import xml.parsers.expat
 
 from lxml import etree
 
-from .diag import Diagnostics, Loc
+from . import upgrade
+from .diag import Loc
 
 RNG_NS = "{http://relaxng.org/ns/structure/1.0}"
 RNG_ANNOTATIONS_NS = "{http://relaxng.org/ns/compatibility/annotations/1.0}"
@@ -57,8 +58,11 @@ class Document:
         self.root = root
         self._positions = positions  # element -> (line, col) of '<'
         self.overridden = {}  # (element, attribute) -> the <override> that set it
+        self.derived_from = {}  # element an upgrade made -> the element it came from (upgrade.py)
+        self.language = None  # the language version the file was written in
 
     def loc(self, element):
+        element = self.derived_from.get(element, element)
         line, col = self._positions.get(element, (getattr(element, "sourceline", 0) or 0, 1))
         return Loc(self.display_path, line, col)
 
@@ -68,6 +72,8 @@ class Document:
         an <override> set is located in the override."""
         if (element, attr) in self.overridden:
             return self.attr_loc(self.overridden[(element, attr)], "value", value_offset)
+        if element in self.derived_from:
+            return self.loc(element)
         line, col = self._positions.get(element, (element.sourceline or 0, 1))
         # Scan the tag text from its '<' for  attr = "..."  (tags may span lines).
         chunk_lines = self.lines[line - 1:line + 40]
@@ -96,6 +102,8 @@ class Document:
 
     def text_loc(self, element, offset=0):
         """Location of character `offset` of element's text content."""
+        if element in self.derived_from:
+            return self.loc(element)
         line, col = self._positions.get(element, (element.sourceline or 0, 1))
         chunk = "\n".join(self.lines[line - 1:line + 40])
         gt = chunk.find(">", col - 1)
@@ -164,7 +172,8 @@ def load_bytes(data, path, diags, schema_path=None, display_path=None):
         return None
     text = data.decode("utf-8", errors="replace")
     doc = Document(path, display_path, text, root, _element_positions(data, root))
-    validate_schema(doc, diags, schema_path)
+    if upgrade.upgrade(doc, diags):
+        validate_schema(doc, diags, schema_path)
     return doc
 
 
@@ -179,7 +188,7 @@ def _schema(schema_path):
     return _SCHEMAS[schema_path]
 
 
-NOT_OVERRIDABLE = ("name", "versions")
+NOT_OVERRIDABLE = ("name", "versions", "language")
 
 
 def validate_overrides(doc, diags, explainer):
