@@ -118,8 +118,10 @@ class Builder:
                 continue
             if el.tag == "container":
                 chunks = [(c.get("id"), self.integer(c, "skip") or 0) for c in el.findall("chunk")]
+                # a <chunk>'s sources are its container's
+                src = self.src(el) + [i for c in el.findall("chunk") for i in self.src(c)]
                 spec.containers.append(Container(el.get("name"), el.get("magic"), el.get("layout"), chunks,
-                                                 doc_text(el), self.loc(el)))
+                                                 doc_text(el), self.loc(el), src=src))
                 continue
             if el.tag == "enum":
                 e = self.enum(el)
@@ -136,7 +138,7 @@ class Builder:
         st = root.find("stream")
         stop, stop_loc = self.parse_expr(st, "stop")
         spec.stream = Stream(st.get("unit"), self.integer(st, "count"), st.get("stop"),
-                             self.loc(st), stop_loc, stop=stop)
+                             self.loc(st), stop_loc, stop=stop, src=self.src(st))
         base = 0
         for c in st.findall("state"):
             nxt, nloc = self.parse_expr(c, "next")
@@ -153,10 +155,12 @@ class Builder:
             elif count == 1 and (c.get("next") is None or sets):
                 self.error(self.loc(c), "a single state (no count) changes by next=, not by <set> elements")
             spec.stream.states.append(State(c.get("name"), self.integer(c, "init") or 0, c.get("next"), self.loc(c),
-                                            nloc, doc_text(c), next=nxt, index=base, count=count, sets=sets))
+                                            nloc, doc_text(c), next=nxt, index=base, count=count, sets=sets,
+                                            src=self.src(c)))
             base += count
         for k, c in enumerate(st.findall("option")):
-            o = Option(c.get("name"), c.get("type"), c.get("default"), self.loc(c), doc_text(c), index=k)
+            o = Option(c.get("name"), c.get("type"), c.get("default"), self.loc(c), doc_text(c), index=k,
+                       src=self.src(c))
             o.enum = spec.enum_named(o.type_name)
             if o.enum is None:
                 self.error(self.aloc(c, "type"), f"option '{o.name}': unknown enum '{o.type_name}' (an option's type is an enum)")
@@ -211,7 +215,7 @@ class Builder:
                 self.error(self.aloc(p, "name"), f"duplicate property '{p.get('name')}' of enum '{e.name}'")
                 continue
             e.properties.append(Property(p.get("name"), self.integer(p, "default") or 0,
-                                         self.integer(p, "unnamed") or 0, doc_text(p), self.loc(p)))
+                                         self.integer(p, "unnamed") or 0, doc_text(p), self.loc(p), src=self.src(p)))
         for v in el.findall("value"):
             name, num = v.get("name"), self.integer(v, "value")
             if name in names:
@@ -335,9 +339,11 @@ class Builder:
         out = []
         for w in el.findall("when"):
             group = []
+            when_src = self.src(w)  # a <when>'s sources are its matches'
             for m in w.findall("match"):
                 pieces = self.pieces(m) if m.get("bits") is not None else None
-                group.append(Match(m.get("field"), pieces, m.get("value"), m.get("mask"), self.loc(m)))
+                group.append(Match(m.get("field"), pieces, m.get("value"), m.get("mask"), self.loc(m),
+                                   src=when_src + self.src(m)))
             out.append(group)
         return out
 
@@ -429,8 +435,9 @@ class Builder:
         return ch
 
     def operand(self, el):
-        params, types, locs = [], {}, {}
+        params, types, locs, param_src = [], {}, {}, []
         for p in el.findall("param"):
+            param_src += self.src(p)  # a <param>'s sources are its operand's
             if p.get("name") in params:
                 self.error(self.aloc(p, "name"), f"duplicate parameter '{p.get('name')}'")
             params.append(p.get("name"))
@@ -448,7 +455,7 @@ class Builder:
             if case.message_text is not None:
                 case.message = self.parse_template(case.message_text, mloc, "message")
             cases.append(case)
-        o = Operand(el.get("name"), params, cases, doc_text(el), self.src(el), self.loc(el),
+        o = Operand(el.get("name"), params, cases, doc_text(el), self.src(el) + param_src, self.loc(el),
                     param_types=types, param_locs=locs)
         o.lets = [self.let(c, o) for c in el.findall("let")]
         return o

@@ -11,12 +11,12 @@ from . import build, check, versions, xmlload
 from .diag import Diagnostics, Loc, SpecError
 
 
-def load_spec(path, schema=None, display_path=None, version=None, name=None):
+def load_spec(path, schema=None, display_path=None, version=None, name=None, element_class=None):
     """The whole front end: load, select the version, build, check.
     `name` replaces the spec's name (and so its C prefix).  Raises
     SpecError."""
     diags = Diagnostics()
-    doc = xmlload.load(path, diags, schema, display_path)
+    doc = xmlload.load(path, diags, schema, display_path, element_class)
     diags.stop_if_errors()
     vs = versions.declared(doc, diags)
     versions.check_ranges(doc, vs, diags)

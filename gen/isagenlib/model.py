@@ -69,6 +69,7 @@ class Property:
     unnamed: int
     doc: str
     loc: Loc
+    src: List[str] = dc_field(default_factory=list)
 
 
 @model
@@ -242,6 +243,7 @@ class Match:
     value_text: str
     mask_text: Optional[str]
     loc: Loc
+    src: List[str] = dc_field(default_factory=list)  # its own and its <when>'s
     # resolved: bit mask and value over the owning struct's bits
     mask: int = 0
     value: int = 0
@@ -509,6 +511,7 @@ class State:
     loc: Loc
     next_loc: Optional[Loc]
     doc: str = ""
+    src: List[str] = dc_field(default_factory=list)
     count: int = 1       # > 1: an array, $name[i]
     sets: list = dc_field(default_factory=list)  # an array's <set>s, in order
     next: object = None  # parsed
@@ -524,6 +527,7 @@ class Option:
     default_text: str
     loc: Loc
     doc: str = ""
+    src: List[str] = dc_field(default_factory=list)
     index: int = 0
     enum: object = None   # link
     default: int = 0      # link: the default value's number
@@ -536,6 +540,7 @@ class Stream:
     stop_text: Optional[str]
     loc: Loc
     stop_loc: Optional[Loc]
+    src: List[str] = dc_field(default_factory=list)
     prefix_text: Optional[str] = None
     prefix_loc: Optional[Loc] = None
     separator: str = "\n"
@@ -561,6 +566,7 @@ class Container:
     chunks: list  # [(id, skip)]
     doc: str
     loc: Loc
+    src: List[str] = dc_field(default_factory=list)
 
 
 @model

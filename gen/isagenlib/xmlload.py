@@ -146,9 +146,10 @@ def _element_positions(data, root):
     return dict(zip(elements, starts))
 
 
-def load(path, diags, schema_path=None, display_path=None):
+def load(path, diags, schema_path=None, display_path=None, element_class=None):
     """Parse and schema-check `path`.  Returns a Document, or None when the
-    file is not well-formed (the errors are in `diags`)."""
+    file is not well-formed (the errors are in `diags`).  element_class:
+    an lxml ElementBase subclass for the tree (tests watch what is read)."""
     display_path = display_path or path
     try:
         with open(path, "rb") as f:
@@ -156,13 +157,15 @@ def load(path, diags, schema_path=None, display_path=None):
     except OSError as e:
         diags.error(Loc(display_path, 0, 0), f"cannot read file: {e.strerror}")
         return None
-    return load_bytes(data, path, diags, schema_path, display_path)
+    return load_bytes(data, path, diags, schema_path, display_path, element_class)
 
 
-def load_bytes(data, path, diags, schema_path=None, display_path=None):
+def load_bytes(data, path, diags, schema_path=None, display_path=None, element_class=None):
     display_path = display_path or path
     parser = etree.XMLParser(remove_comments=False, resolve_entities=False,
                              no_network=True, huge_tree=False)
+    if element_class is not None:
+        parser.set_element_class_lookup(etree.ElementDefaultClassLookup(element=element_class))
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as e:
