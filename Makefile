@@ -7,8 +7,11 @@
 #   make fuzz     libFuzzer targets for every spec (FUZZ_SECONDS each)
 #   make clean    remove out/
 
-# A spec is xml/NAME.xml as of its default version, or NAME@VERSION.
-SPECS        := nv-sph nv-sph@v4 lima-pp lima-gp tgsi tgsi@mesa-7.10 agx-g13 agx-g13@2021 midgard
+# Every xml/*.xml is built, as of its default version (spec NAME) and of
+# each other version it declares (NAME@VERSION): adding a spec is adding the
+# file.  $(OUT)/specs.mk lists them (isagen specs), for the rules below.
+.DEFAULT_GOAL := all
+SPEC_FILES   := $(sort $(wildcard xml/*.xml))
 OUT          := out
 CC           ?= gcc
 ifeq ($(origin CC),default)
@@ -31,14 +34,20 @@ PYTHON  := gen/python
 # ones when run as root and names them otherwise.
 DEB_PACKAGES := python3 python3-mako python3-lxml libcriterion-dev pkg-config gcc g++ clang make libclang-rt-14-dev
 
-prefix_of = $(subst .,_,$(subst @,_,$(subst -,_,$(1))))
-file_of = $(firstword $(subst @, ,$(1)))
-version_of = $(word 2,$(subst @, ,$(1)))
-SPEC_PREFIXES := $(foreach s,$(SPECS),$(call prefix_of,$(s)))
-GEN_C   := $(SPEC_PREFIXES:%=$(OUT)/gen/%.c) $(OUT)/gen/isagen_specs.c
-GEN_H   := $(SPEC_PREFIXES:%=$(OUT)/gen/%.h)
 GEN_DEPS := $(wildcard gen/isagenlib/*.py gen/isagenlib/*/*.py) $(wildcard gen/templates/*.mako) gen/isagen gen/python \
             xml/isagen.rng runtime/include/isagen/core.h
+
+# SPECS and SPEC_PREFIXES (the specs' C prefixes), remade when a spec file
+# or the generator changes; make then restarts with them.
+ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+-include $(OUT)/specs.mk
+endif
+$(OUT)/specs.mk: $(SPEC_FILES) $(GEN_DEPS) | deps
+	@mkdir -p $(@D)
+	$(ISAGEN) specs --make $(SPEC_FILES) > $@.tmp && mv $@.tmp $@
+
+GEN_C   := $(SPEC_PREFIXES:%=$(OUT)/gen/%.c) $(OUT)/gen/isagen_specs.c
+GEN_H   := $(SPEC_PREFIXES:%=$(OUT)/gen/%.h)
 
 RT_SRC  := $(wildcard runtime/src/*.c)
 RT_HDR  := $(wildcard runtime/include/isagen/*.h)
@@ -47,7 +56,7 @@ CLI_SRC := $(wildcard runtime/cli/*.c)
 LIB_OBJ := $(RT_SRC:runtime/src/%.c=$(OUT)/obj/rt/%.o) $(GEN_C:$(OUT)/gen/%.c=$(OUT)/obj/gen/%.o)
 CLI_OBJ := $(CLI_SRC:runtime/cli/%.c=$(OUT)/obj/cli/%.o)
 
-.PHONY: all deps lib cli headers check test-gen test-c test-cli test-asan test-cxx bench fuzz clean
+.PHONY: all deps lib cli headers check test-gen test-c test-cli test-new-spec test-asan test-cxx bench fuzz clean
 .DELETE_ON_ERROR:
 
 all: deps lib cli headers
@@ -75,17 +84,16 @@ deps:
 	@$(PYTHON) --which >/dev/null
 
 # ---- generation -------------------------------------------------------------
+# One isagen run writes every spec (and the registry of them): the schema is
+# read and the templates compiled once.  It rewrites only the files whose
+# text changed, so only those are compiled again.
 
-define spec_rules
-$(OUT)/gen/$(call prefix_of,$(1)).c $(OUT)/gen/$(call prefix_of,$(1)).h &: xml/$(call file_of,$(1)).xml $(GEN_DEPS) | deps
+$(OUT)/gen/.stamp: $(SPEC_FILES) $(GEN_DEPS) $(OUT)/specs.mk | deps
 	@mkdir -p $(OUT)/gen
-	$(ISAGEN) generate xml/$(call file_of,$(1)).xml -o $(OUT)/gen$(if $(call version_of,$(1)), --version $(call version_of,$(1)))
-endef
-$(foreach s,$(SPECS),$(eval $(call spec_rules,$(s))))
+	$(ISAGEN) generate --all-versions $(SPEC_FILES) -o $(OUT)/gen --registry $(OUT)/gen/isagen_specs.c
+	@touch $@
 
-$(OUT)/gen/isagen_specs.c: $(GEN_DEPS) Makefile | deps
-	@mkdir -p $(OUT)/gen
-	$(ISAGEN) registry $(SPECS) -o $@
+$(GEN_C) $(GEN_H): $(OUT)/gen/.stamp ;
 
 # ---- the library and the CLI --------------------------------------------------
 

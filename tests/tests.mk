@@ -4,17 +4,21 @@
 #                test-c      Criterion tests: runtime, SPH corpus, toy specs, properties
 #                test-cli    the isa command against the corpora (unittest)
 #                test-cxx    generated headers as C++ (g++, clang++); all C with clang
+#                test-new-spec  a spec file and a corpus copied in are all a new spec takes
 #                test-asan   test-c and test-cli again, built with ASan + UBSan
 
 # Toy specs exercise the XML features no shipped spec uses yet
 # (presence-masked bit-packed bundles, variable-length opcode-matched
 # instructions with operand rules, token streams with follow-up tokens).
-TOYS        := toy-bundle toy-varlen toy-tokens toy-listing toy-tagged
-TOY_PREFIX  := $(foreach t,$(TOYS),$(call prefix_of,$(t)))
+# Each tests/specs/NAME.xml is spec NAME (C prefix NAME with - as _).
+TOY_FILES   := $(sort $(wildcard tests/specs/*.xml))
+TOY_PREFIX  := $(subst -,_,$(basename $(notdir $(TOY_FILES))))
 TOY_GEN_C   := $(TOY_PREFIX:%=$(OUT)/tests/gen/%.c)
 TOY_GEN_H   := $(TOY_PREFIX:%=$(OUT)/tests/gen/%.h)
-CORPORA     := nv-sph lima-pp lima-gp lima-pp-excluded tgsi agx agx-2021 midgard midgard-excluded
-CORPUS_C    := $(foreach c,$(CORPORA),$(OUT)/tests/gen/corpus_$(call prefix_of,$(c)).c)
+# Every tests/corpus/*.jsonl, for the spec its records' "isa" names
+# (tests/corpora.py), in one C file.
+CORPUS_FILES := $(sort $(wildcard tests/corpus/*.jsonl))
+CORPUS_C    := $(OUT)/tests/gen/corpora.c
 
 UNIT_SRC    := $(wildcard tests/unit/*.c)
 CRITERION   := $(shell pkg-config --cflags --libs criterion 2>/dev/null || echo -lcriterion)
@@ -22,22 +26,23 @@ CRITERION   := $(shell pkg-config --cflags --libs criterion 2>/dev/null || echo 
 # promises; gcc and clang take them, so only the test build allows them.
 TEST_CFLAGS := $(WARN) -O1 -g -I runtime/include -I $(OUT)/gen -I $(OUT)/tests/gen -I tests/unit -Wno-overlength-strings
 
-define toy_rules
-$(OUT)/tests/gen/$(call prefix_of,$(1)).c $(OUT)/tests/gen/$(call prefix_of,$(1)).h &: tests/specs/$(1).xml $(GEN_DEPS) | deps
+$(OUT)/tests/gen/.stamp: $(TOY_FILES) $(GEN_DEPS) | deps
 	@mkdir -p $(OUT)/tests/gen
-	$(ISAGEN) generate tests/specs/$(1).xml -o $(OUT)/tests/gen
-endef
-$(foreach t,$(TOYS),$(eval $(call toy_rules,$(t))))
+	$(ISAGEN) generate $(TOY_FILES) -o $(OUT)/tests/gen
+	@touch $@
 
-$(OUT)/tests/gen/corpus_%.c: tests/corpus2c.py $(wildcard tests/corpus/*.jsonl tests/corpus/*.quirks.json) | deps
+$(TOY_GEN_C) $(TOY_GEN_H): $(OUT)/tests/gen/.stamp ;
+
+$(CORPUS_C) $(CORPUS_C:.c=.h) &: tests/corpus2c.py tests/corpora.py $(CORPUS_FILES) $(wildcard tests/corpus/*.quirks.json) \
+                              $(OUT)/specs.mk | deps
 	@mkdir -p $(@D)
-	$(PYTHON) tests/corpus2c.py $(subst _,-,$*) tests/corpus/$(subst _,-,$*).jsonl -o $@
+	$(PYTHON) tests/corpus2c.py --specs "$(SPECS)" -o $(CORPUS_C) $(CORPUS_FILES)
 
 TEST_SOURCES = $(UNIT_SRC) $(TOY_GEN_C) $(CORPUS_C)
 
 # ---- the Criterion binary, plain and sanitized ----
 
-$(OUT)/tests/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(OUT)/lib/libisagen.a tests/unit/*.h
+$(OUT)/tests/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/lib/libisagen.a tests/unit/*.h
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $(TEST_SOURCES) $(OUT)/lib/libisagen.a $(CRITERION) -lm
 
@@ -53,7 +58,7 @@ $(OUT)/asan/bin/isa: $(CLI_SRC) runtime/cli/cli.h $(OUT)/asan/lib/libisagen.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ $(CLI_SRC) $(OUT)/asan/lib/libisagen.a -lm
 
-$(OUT)/asan/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(OUT)/asan/lib/libisagen.a tests/unit/*.h
+$(OUT)/asan/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/asan/lib/libisagen.a tests/unit/*.h
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) $(SANITIZE) -o $@ $(TEST_SOURCES) $(OUT)/asan/lib/libisagen.a $(CRITERION) -lm
 
@@ -83,7 +88,12 @@ test-asan: $(OUT)/asan/unit-tests $(OUT)/asan/bin/isa
 	ASAN_OPTIONS=detect_leaks=1 ISAGEN_CORPUS_DIR=tests/corpus $(OUT)/asan/unit-tests --jobs $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 ISA=$(OUT)/asan/bin/isa $(PYTHON) -m unittest discover -s tests/cli -t .
 
-check: all test-gen test-cxx test-c test-cli test-asan
+# adding xml/NAME.xml (and tests/corpus/NAME.jsonl) is all it takes: proven
+# on a scratch copy of the checkout with a toy spec copied in
+test-new-spec: $(OUT)/bin/isa $(OUT)/tests/unit-tests
+	ISAGEN_OUT=$(abspath $(OUT)) $(PYTHON) -m unittest tests.build.test_new_spec
+
+check: all test-gen test-cxx test-c test-cli test-new-spec test-asan
 	@echo "make check: all tests passed"
 
 # ---- benchmarks ----
@@ -103,9 +113,9 @@ $(OUT)/fuzz/fuzz-%: tests/fuzz/fuzz_spec.c $(RT_SRC) $(GEN_C) $(GEN_H) $(RT_HDR)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_FLAGS) -DFUZZ_SPEC='"$*"' -o $@ tests/fuzz/fuzz_spec.c $(RT_SRC) $(GEN_C) -lm
 
-$(OUT)/fuzz/seeds-%/.done: tests/fuzz/seeds.py $(wildcard tests/corpus/*.jsonl) | deps
+$(OUT)/fuzz/seeds-%/.done: tests/fuzz/seeds.py tests/corpora.py $(CORPUS_FILES) | deps
 	@mkdir -p $(@D)
-	$(PYTHON) tests/fuzz/seeds.py $* tests/corpus $(@D)
+	$(PYTHON) tests/fuzz/seeds.py $* tests/corpus $(@D) "$(SPECS)"
 	@touch $@
 
 fuzz: $(SPECS:%=$(OUT)/fuzz/fuzz-%) $(SPECS:%=$(OUT)/fuzz/seeds-%/.done)

@@ -1,30 +1,28 @@
 """Seed inputs for `make fuzz`: every program of a spec's corpora, once per
 fuzzer mode (first byte 0: decode a program; 1: overwrite fields and pack).
-A corpus is the spec's when its records' "isa" is the spec's name, or that
-name and a version (agx-g13-2021); any version of a spec takes them all.
+A corpus is for the spec its records' "isa" names (tests/corpora.py); any
+version of a spec takes the corpora of all its versions.
 
-    seeds.py SPEC CORPUS_DIR OUT_DIR
+    seeds.py SPEC CORPUS_DIR OUT_DIR "SPECS..."
 """
 import glob
 import json
 import os
 import sys
 
-
-def corpus_isa(path):
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                return json.loads(line).get("isa") or ""
-    return ""
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import corpora  # noqa: E402
 
 
 def main():
-    spec, corpus_dir, out = sys.argv[1:4]
+    spec, corpus_dir, out, specs = sys.argv[1:5]
     os.makedirs(out, exist_ok=True)
     base = spec.split("@")[0]
-    files = [path for path in sorted(glob.glob(os.path.join(corpus_dir, "*.jsonl")))
-             if corpus_isa(path) in (base,) or corpus_isa(path).startswith(base + "-")]
+    files = []
+    for path in sorted(glob.glob(os.path.join(corpus_dir, "*.jsonl"))):
+        target = corpora.spec_for_key(corpora.corpus_key(path), specs.split())
+        if target is not None and target.split("@")[0] == base:
+            files.append(path)
     n = 0
     for path in files:
         with open(path, encoding="utf-8") as f:

@@ -29,27 +29,31 @@ struct corpus_entry {
    const char *options;    /* spec options the entry needs, "gpu=t760", or NULL */
 };
 
-extern const struct corpus_entry corpus_nv_sph[], corpus_lima_pp[], corpus_lima_gp[], corpus_lima_pp_excluded[],
-   corpus_tgsi[], corpus_agx[], corpus_agx_2021[], corpus_midgard[], corpus_midgard_excluded[];
-extern const unsigned corpus_nv_sph_count, corpus_lima_pp_count, corpus_lima_gp_count, corpus_lima_pp_excluded_count,
-   corpus_tgsi_count, corpus_agx_count, corpus_agx_2021_count, corpus_midgard_count, corpus_midgard_excluded_count;
-
-/* The corpora and the spec each is for. */
-struct corpus {
-   const char *spec;
-   const struct corpus_entry *entries;
-   const unsigned *count;
+/* A difference from the reference text the tests accept, for the records
+ * with `flag`: `transform` (a function of test_corpus.c, by name) turns the
+ * reference text into ours, or, with `both`, sets the same part aside in
+ * both texts.  From the corpus's quirks file (tests/corpus/NAME.quirks.json). */
+struct corpus_deviation {
+   unsigned flag;
+   const char *transform;
+   int both;
+   const char *reason;
 };
 
-#define CORPORA                                                                                                \
-   {                                                                                                            \
-      {"nv-sph", corpus_nv_sph, &corpus_nv_sph_count}, {"lima-pp", corpus_lima_pp, &corpus_lima_pp_count},     \
-         {"lima-gp", corpus_lima_gp, &corpus_lima_gp_count},                                                   \
-         {"lima-pp", corpus_lima_pp_excluded, &corpus_lima_pp_excluded_count},                                 \
-         {"tgsi", corpus_tgsi, &corpus_tgsi_count}, {"agx-g13", corpus_agx, &corpus_agx_count},                 \
-         {"agx-g13@2021", corpus_agx_2021, &corpus_agx_2021_count},                                             \
-         {"midgard", corpus_midgard, &corpus_midgard_count},                                                   \
-         {"midgard", corpus_midgard_excluded, &corpus_midgard_excluded_count},                                 \
-   }
+/* A corpus and the spec it is for (its records' "isa" key). */
+struct corpus {
+   const char *spec;
+   const char *name; /* the file, "agx-2021.jsonl" */
+   const struct corpus_entry *entries;
+   const unsigned *count;
+   const struct corpus_deviation *deviations;
+   unsigned n_deviations;
+};
+
+/* Every corpus of tests/corpus/ (tests/corpus2c.py writes the table and corpora.h). */
+extern const struct corpus corpora[];
+extern const unsigned n_corpora;
+
+#include "corpora.h"
 
 #endif

@@ -19,31 +19,21 @@
 #include "helpers.h"
 #include "isagen/isagen.h"
 
-/* Entries whose text is known to differ from the reference tool, and why.
- * (docs/specs/ lists the same cases.)  A flag marks a whole class of entries;
- * `expected` turns the reference text into ours, so the rest of the text
- * is still compared exactly; where it cannot (a value we compute
- * differently), `both` sets the same part aside in both texts. */
+/* Entries whose text is known to differ from the reference tool: the
+ * selection, with its reason, is beside each corpus (its quirks file, as
+ * corpus.h's struct corpus_deviation); here are the text transforms it
+ * names.  A transform turns the reference text into ours, so the rest of
+ * such a text is still compared exactly; where it cannot (a value we
+ * compute differently), a deviation with `both` sets the same part aside in
+ * both texts.  (docs/specs/ lists the same cases.) */
 static void none_operands(char *text, const struct corpus_entry *e);
 static void constant_operands(char *text, const struct corpus_entry *e);
 static const struct {
-   const char *spec;
-   unsigned flag;
-   void (*expected)(char *text, const struct corpus_entry *e);
-   void (*both)(char *text, const struct corpus_entry *e);
-   const char *reason;
-} deviations[] = {
-   {"agx-g13", CORPUS_NONE_OPERAND, none_operands, NULL,
-    "applegpu prints the literal None for operands it finds undefined. For texture_sample/texture_load's "
-    "U (Tt bit 1 clear) we print the uniform pair u(2U)_u(2U+1) the seed's pseudocode reads; for an atomic "
-    "without a destination register (Rt clear; not in the seed) we print no operand. `isa check` reports both"},
-   {"agx-g13@2021", CORPUS_NONE_OPERAND, none_operands, NULL, "as for agx-g13 (the texture test was Tt bit 0 then)"},
-   {"midgard", CORPUS_FIXED_QUIRK, NULL, constant_operands,
-    "Mesa picks the wrong constant lane for 32-bit scalar sources (Q1) and 64-bit vector lanes (Q2), often "
-    "past the 16 constant bytes; we read the lane the compiler packed (tests/corpus/midgard.quirks.json). "
-    "The constant operands of those entries are set aside, the rest of each line compares; test_midgard.c "
-    "checks the corrected values"},
-   {NULL, 0, NULL, NULL, NULL},
+   const char *name;
+   void (*fn)(char *text, const struct corpus_entry *e);
+} transforms[] = {
+   {"none_operands", none_operands},
+   {"constant_operands", constant_operands},
 };
 
 /* Constant operands (#v and <v, v, ...>, not the << of a shift) become #K. */
@@ -103,18 +93,22 @@ static void none_operands(char *text, const struct corpus_entry *e)
    strcpy(text, out);
 }
 
-static int deviation(const char *spec, const struct corpus_entry *e, char *ours, char *expected)
+static int deviation(const struct corpus *c, const struct corpus_entry *e, char *ours, char *expected)
 {
-   for (unsigned i = 0; deviations[i].spec; i++)
-      if (!strcmp(deviations[i].spec, spec) && (e->flags & deviations[i].flag)) {
-         if (deviations[i].expected)
-            deviations[i].expected(expected, e);
-         if (deviations[i].both) {
-            deviations[i].both(expected, e);
-            deviations[i].both(ours, e);
-         }
-         return 1;
-      }
+   for (unsigned i = 0; i < c->n_deviations; i++) {
+      const struct corpus_deviation *d = &c->deviations[i];
+      void (*fn)(char *, const struct corpus_entry *) = NULL;
+      if (!(e->flags & d->flag))
+         continue;
+      for (unsigned k = 0; k < sizeof transforms / sizeof transforms[0]; k++)
+         if (!strcmp(transforms[k].name, d->transform))
+            fn = transforms[k].fn;
+      cr_assert(fn, "%s: deviation \"%s\" names the unknown text transform %s", c->name, d->reason, d->transform);
+      fn(expected, e);
+      if (d->both)
+         fn(ours, e);
+      return 1;
+   }
    return 0;
 }
 
@@ -316,13 +310,12 @@ static void check_unit(const struct isa_spec *spec, const struct corpus_entry *e
 
 Test(corpus, every_entry_decodes_packs_back_and_prints_like_the_reference)
 {
-   const struct corpus corpora[] = CORPORA;
    static uint8_t bytes[MAXB], again[MAXB];
    int64_t options[16];
    unsigned checked_text = 0, checked_fields = 0, checked_bytes = 0, deviating = 0;
-   for (unsigned c = 0; c < sizeof corpora / sizeof corpora[0]; c++) {
+   for (unsigned c = 0; c < n_corpora; c++) {
       const struct isa_spec *spec = isa_spec_find(corpora[c].spec);
-      cr_assert(spec, "spec %s is compiled in", corpora[c].spec);
+      cr_assert(spec, "%s: spec %s is compiled in", corpora[c].name, corpora[c].spec);
       cr_assert_gt(*corpora[c].count, 0u);
       for (unsigned i = 0; i < *corpora[c].count; i++) {
          const struct corpus_entry *e = &corpora[c].entries[i];
@@ -355,7 +348,7 @@ Test(corpus, every_entry_decodes_packs_back_and_prints_like_the_reference)
                break;
          }
          snprintf(expected, sizeof expected, "%s", e->text);
-         if (deviation(spec->name, e, text, expected))
+         if (deviation(&corpora[c], e, text, expected))
             deviating++;
          cr_assert_str_eq(text, expected, "%s %s prints differently", spec->name, e->id);
          checked_text++;

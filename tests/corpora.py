@@ -1,0 +1,48 @@
+"""Which spec a reference corpus is for, and how to read it.
+
+A corpus is tests/corpus/NAME.jsonl; its records say which instruction set
+they are for in "isa".  Key K names spec S when K is S, or, for a version
+spec BASE@V, when K is BASE-V (the corpora write agx-g13-2021 for
+agx-g13@2021).  Beside it, NAME.quirks.json (or, for NAME-excluded.jsonl,
+the quirks file of NAME) says how to read it: option keys, trimmed texts,
+the reference printer's quirks we fix, and the deviations the tests allow,
+each with its reason.  Used by tests/corpus2c.py and tests/fuzz/seeds.py:
+nothing else knows which corpus goes with which spec.
+"""
+import json
+import os
+import re
+
+
+def corpus_key(path):
+    """The "isa" key of a corpus file's records (they share one)."""
+    keys = set()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                keys.add(json.loads(line).get("isa") or "")
+    if len(keys) != 1:
+        raise ValueError(f"{path}: the records name {len(keys)} instruction sets ({', '.join(sorted(keys))}), not one")
+    return keys.pop()
+
+
+def spec_for_key(key, specs):
+    """The spec (of `specs`) a corpus key names, or None."""
+    for s in specs:
+        base, _, version = s.partition("@")
+        if key == s or (version and key == f"{base}-{version}"):
+            return s
+    return None
+
+
+def config_path(path):
+    """The quirks file that goes with a corpus file (it may not exist)."""
+    return re.sub(r"(-excluded)?\.jsonl$", ".quirks.json", path)
+
+
+def config(path):
+    p = config_path(path)
+    if not os.path.exists(p):
+        return {}
+    with open(p, encoding="utf-8") as f:
+        return json.load(f)
