@@ -164,6 +164,9 @@ _BINARY_LEVELS = [
 ]
 
 
+_LEVEL = {op: level for level, ops in enumerate(_BINARY_LEVELS) for op in ops}
+
+
 class Parser:
     def __init__(self, text):
         self.text = text
@@ -193,7 +196,7 @@ class Parser:
         return node
 
     def expr(self):
-        c = self.binary(0)
+        c = self.binary()
         if self.peek().text == "?":
             q = self.take()
             a = self.expr()
@@ -202,14 +205,16 @@ class Parser:
             return Cond(c, a, b, q.pos)
         return c
 
-    def binary(self, level):
-        if level == len(_BINARY_LEVELS):
-            return self.unary()
-        node = self.binary(level + 1)
-        while self.peek().kind == "op" and self.peek().text in _BINARY_LEVELS[level]:
-            op = self.take()
-            node = Binary(op.text, node, self.binary(level + 1), op.pos)
-        return node
+    def binary(self, min_level=0):
+        """Precedence climbing over _BINARY_LEVELS (left-associative)."""
+        node = self.unary()
+        while True:
+            t = self.peek()
+            level = _LEVEL.get(t.text) if t.kind == "op" else None
+            if level is None or level < min_level:
+                return node
+            self.take()
+            node = Binary(t.text, node, self.binary(level + 1), t.pos)
 
     def unary(self):
         t = self.peek()

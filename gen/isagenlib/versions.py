@@ -135,3 +135,22 @@ def spec_name(name, versions, version):
 
 def c_identifier_part(text):
     return re.sub(r"[^A-Za-z0-9_]", "_", text)
+
+
+def peek(path):
+    """(spec name, [versions oldest first], default version) of a spec
+    file, read without checking it (load_spec checks it); (None, [], None)
+    when it cannot be read."""
+    from lxml import etree
+    try:
+        root = etree.parse(path, etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
+    except (OSError, etree.XMLSyntaxError):
+        return None, [], None
+    names, default = [], None
+    vs = root.find("versions")
+    for v in (vs.findall("version") if vs is not None else ()):
+        if v.get("name") and v.get("name") not in names:
+            names.append(v.get("name"))
+            if v.get("default") == "true" and default is None:
+                default = v.get("name")
+    return root.get("name"), names, (default or names[-1]) if names else None

@@ -12,6 +12,7 @@ which attribute is unknown, missing or malformed, or which child is out of
 place.
 """
 
+import bisect
 import os
 import re
 import xml.parsers.expat
@@ -54,7 +55,7 @@ class Document:
         self.path = path
         self.display_path = display_path  # the name used in diagnostics
         self.text = text
-        self.lines = text.split("\n")
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.root = root
         self._positions = positions  # element -> (line, col) of '<'
         self.overridden = {}  # (element, attribute) -> the <override> that set it
@@ -75,27 +76,17 @@ class Document:
         if element in self.derived_from:
             return self.loc(element)
         line, col = self._positions.get(element, (element.sourceline or 0, 1))
-        # Scan the tag text from its '<' for  attr = "..."  (tags may span lines).
-        chunk_lines = self.lines[line - 1:line + 40]
-        if not chunk_lines:
+        start = self._offset(line, col)
+        if start is None:
             return Loc(self.display_path, line, col)
-        chunk = "\n".join(chunk_lines)
-        start = col - 1
-        end = chunk.find(">", start)
-        m = re.compile(r"(?<![\w:.-])" + re.escape(attr) + r"\s*=\s*(['\"])").search(chunk, start, end if end >= 0 else len(chunk))
+        # Scan the tag text from its '<' for  attr = "..."  (tags may span lines).
+        end = self.text.find(">", start)
+        m = re.compile(r"(?<![\w:.-])" + re.escape(attr) + r"\s*=\s*(['\"])").search(
+            self.text, start, end if end >= 0 else len(self.text))
         if not m:
             return Loc(self.display_path, line, col)
-        if value_offset is None:
-            pos = m.start()
-        else:
-            pos = m.end() + _raw_offset(chunk[m.end():], value_offset, m.group(1))
-        before = chunk[:pos]
-        nl = before.count("\n")
-        if nl:
-            c = pos - before.rfind("\n")
-        else:
-            c = pos + 1
-        return Loc(self.display_path, line + nl, c)
+        pos = m.start() if value_offset is None else _raw_offset(self.text, m.end(), value_offset, m.group(1))
+        return self._loc_at(pos)
 
     def value_loc(self, element, attr=None):
         return ValueLoc(self, element, attr)
@@ -105,25 +96,33 @@ class Document:
         if element in self.derived_from:
             return self.loc(element)
         line, col = self._positions.get(element, (element.sourceline or 0, 1))
-        chunk = "\n".join(self.lines[line - 1:line + 40])
-        gt = chunk.find(">", col - 1)
-        pos = gt + 1 + _raw_offset(chunk[gt + 1:], offset, "<")
-        before = chunk[:pos]
-        nl = before.count("\n")
-        c = pos - before.rfind("\n") if nl else pos + 1
-        return Loc(self.display_path, line + nl, c)
+        start = self._offset(line, col)
+        if start is None:
+            return Loc(self.display_path, line, col)
+        gt = self.text.find(">", start)
+        return self._loc_at(_raw_offset(self.text, gt + 1, offset, "<"))
+
+    def _offset(self, line, col):
+        """Offset in the text of (line, col), or None when outside it."""
+        if not 1 <= line <= len(self.line_starts):
+            return None
+        return self.line_starts[line - 1] + col - 1
+
+    def _loc_at(self, pos):
+        line = bisect.bisect_right(self.line_starts, pos)
+        return Loc(self.display_path, line, pos - self.line_starts[line - 1] + 1)
 
 
-def _raw_offset(raw, parsed_offset, quote):
-    """Offset in the raw attribute text of character `parsed_offset` of its
-    parsed value: entity references (&lt; &#10; ...) take several raw
-    characters for one parsed character."""
-    i = 0
+def _raw_offset(text, start, parsed_offset, quote):
+    """Offset in the raw text, from `start`, of character `parsed_offset` of
+    an attribute value or a text: entity references (&lt; &#10; ...) take
+    several raw characters for one parsed character."""
+    i = start
     for _ in range(parsed_offset):
-        if i >= len(raw) or raw[i] == quote:
+        if i >= len(text) or text[i] == quote:
             break
-        if raw[i] == "&":
-            end = raw.find(";", i)
+        if text[i] == "&":
+            end = text.find(";", i)
             i = end + 1 if end > 0 else i + 1
         else:
             i += 1

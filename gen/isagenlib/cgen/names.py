@@ -182,8 +182,13 @@ class Names:
         return f"{self.prefix}_container_{c.name}_steps"
 
 
+_PLAIN = re.compile(r'[ !#-\[\]-~]*')
+
+
 def c_string(s):
     """A C string literal of s (UTF-8 bytes beyond ASCII as octal escapes)."""
+    if _PLAIN.fullmatch(s):
+        return f'"{s}"'
     out = []
     for ch in s:
         o = ord(ch)
