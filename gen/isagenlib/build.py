@@ -431,6 +431,15 @@ class Builder:
             alts.append(alt)
         ch = Choice(el.get("name"), alts, doc_text(el), self.src(el), self.loc(el),
                     rules=[self.rule(c) for c in el.findall("rule")])
+        ch.ordered = el.get("ordered") == "true"
+        ch.mnemonic_column = self.integer(el, "mnemonic-column")
+        if ch.ordered:
+            # first match wins: earlier alternatives rank higher
+            for i, alt in enumerate(alts):
+                if alt.explicit_priority:
+                    self.error(self.aloc(alt.element, "priority"),
+                               f"priority= on an alternative of ordered choice '{ch.name}': its position says it")
+                alt.priority = len(alts) - i
         ch.lets = [self.let(c, ch) for c in el.findall("let")]
         return ch
 
@@ -447,9 +456,9 @@ class Builder:
         cases = []
         for c in el.findall("case"):
             when, wloc = self.parse_expr(c, "when")
-            dloc = self.aloc(c, "display", 0)
+            text, dloc = self.case_display(c)
             mloc = self.aloc(c, "message", 0) if c.get("message") is not None else None
-            case = Case(c.get("when"), c.get("display"), c.get("undefined") == "true", c.get("message"),
+            case = Case(c.get("when"), text, c.get("undefined") == "true", c.get("message"),
                         self.loc(c), wloc, dloc, mloc, doc_text(c), self.src(c), when=when)
             case.display = self.parse_template(case.display_text, dloc, "display")
             if case.message_text is not None:
@@ -458,7 +467,21 @@ class Builder:
         o = Operand(el.get("name"), params, cases, doc_text(el), self.src(el) + param_src, self.loc(el),
                     param_types=types, param_locs=locs)
         o.lets = [self.let(c, o) for c in el.findall("let")]
+        o.rules = [self.rule(c) for c in el.findall("rule")]
         return o
+
+    def case_display(self, c):
+        """A case prints display="..." or, when that would not fit on a
+        line, the text of a <display> child (which may span lines)."""
+        child = c.find("display")
+        if child is not None and c.get("display") is not None:
+            self.error(self.aloc(c, "display"), "a case has display= or a <display> child, not both")
+        if child is not None:
+            return child.text or "", self.doc.value_loc(child)
+        if c.get("display") is None:
+            self.error(self.loc(c), "a case needs display= or a <display> child")
+            return "", self.loc(c)
+        return c.get("display"), self.aloc(c, "display", 0)
 
     # -------------------------------------------------------------- names
 
@@ -504,11 +527,38 @@ class Builder:
             elif isinstance(t, Choice):
                 for a in t.alts:
                     self.resolve_type(a.type, a.element, "type", allow_scalar=False)
+        self.mnemonic_columns(spec)
         st = spec.stream
         st.unit = spec.type_named(st.unit_name)
         if st.unit is None:
             self.error(self.doc.attr_loc(self.doc.root.find("stream"), "unit"),
                        f"unknown struct, sequence or choice '{st.unit_name}'")
+
+
+    def mnemonic_columns(self, spec):
+        """A choice's mnemonic-column pads the first word of every display
+        of its alternatives' structs (and their variants)."""
+        padded = {}
+        for ch in spec.types:
+            if not isinstance(ch, Choice) or ch.mnemonic_column is None:
+                continue
+            for a in ch.alts:
+                t = a.type.target
+                if not isinstance(t, Struct):
+                    continue
+                if t.name in padded:
+                    if padded[t.name] != ch.mnemonic_column:
+                        self.error(self.aloc(a.element, "type"), f"struct '{t.name}' is in choices with different "
+                                                                 f"mnemonic columns")
+                    continue
+                padded[t.name] = ch.mnemonic_column
+                for d in t.displays + [d for v in t.variants for d in v.displays]:
+                    parts = T.pad_first_word(d.parts or [], ch.mnemonic_column)
+                    if parts is None:
+                        self.error(d.loc, f"no space ends the mnemonic of this display of '{t.name}' "
+                                          f"(choice '{ch.name}' has mnemonic-column=\"{ch.mnemonic_column}\")")
+                    else:
+                        d.parts = parts
 
 
 def build(document, diags):

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import build, check, versions, xmlload
+from . import build, check, formats, versions, xmlload
 from .diag import Diagnostics, Loc, SpecError
 
 
@@ -37,6 +37,8 @@ def load_spec(path, schema=None, display_path=None, version=None, name=None, ele
         diags.stop_if_errors()
     if name is not None:
         doc.root.set("name", name)
+    formats.expand(doc, diags)
+    diags.stop_if_errors()
     spec = build.build(doc, diags)
     if vs is not None:
         spec.version, spec.versions = version, list(vs.names)
@@ -235,6 +237,34 @@ def cmd_diff(args):
     return 0
 
 
+def cmd_fmt(args):
+    """Canonical layout; the file must read (lint says why when not)."""
+    from . import fmt
+    from lxml import etree
+    status = 0
+    schema = args.schema or fmt.default_schema()
+    for path in args.files:
+        try:
+            with open(path, encoding="utf-8") as f:
+                old = f.read()
+            new = fmt.format_file(path, schema)
+        except (OSError, UnicodeDecodeError, etree.XMLSyntaxError) as e:
+            print(f"{display_name(path)}: cannot format it: {e}", file=sys.stderr)
+            status = 1
+            continue
+        if args.stdout:
+            sys.stdout.write(new)
+        elif args.check:
+            if new != old:
+                print(f"{display_name(path)}: not in canonical form (run gen/isagen fmt {display_name(path)})",
+                      file=sys.stderr)
+                status = 1
+        elif new != old:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new)
+    return status
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="isagen", description="XML ISA descriptions -> C pack/unpack/print/validate.")
     p.add_argument("--schema", help="RelaxNG schema (default: xml/isagen.rng beside the generator)")
@@ -258,6 +288,11 @@ def main(argv=None):
     reg.add_argument("names", nargs="*", help="spec names")
     reg.add_argument("-o", "--output", required=True)
     reg.set_defaults(func=cmd_registry)
+    fm = sub.add_parser("fmt", help="rewrite spec files in the canonical layout (docs/xml-reference.md#style)")
+    fm.add_argument("files", nargs="+", metavar="FILE")
+    fm.add_argument("--check", action="store_true", help="change nothing; exit 1 naming each file not in canonical form")
+    fm.add_argument("--stdout", action="store_true", help="print the canonical text instead of rewriting the files")
+    fm.set_defaults(func=cmd_fmt)
     dif = sub.add_parser("diff", help="what changed between two specs, by meaning",
                          description="OLD and NEW are FILE or FILE@REV (the file at a git revision), "
                                      "each optionally with :VERSION (e.g. xml/agx-g13.xml:2021).")

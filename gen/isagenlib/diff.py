@@ -34,6 +34,7 @@ from typing import Optional
 
 from . import cubes as C
 from . import expr as X
+from . import template as T
 from . import refs as R
 from .difftable import RELEVANCE, TABLE, Children, Doc, Expr, Value
 from .model import Choice, Field, Sequence, Struct, Use
@@ -53,6 +54,11 @@ class Change:
     def as_dict(self):
         return {"class": self.cls, "kind": self.kind, "where": self.where, "text": self.text,
                 "old": self.old, "new": self.new}
+
+
+def shown_text(parts):
+    """A template as it prints: its canonical text, whatever its layout in the XML."""
+    return None if parts is None else T.text_of(parts)
 
 
 def norm(text):
@@ -773,8 +779,8 @@ class Differ:
 
     def shown(self, da, db, where):
         """Displays, matched by their condition."""
-        a = [(norm(d.when_text), d.text) for d in da]
-        b = [(norm(d.when_text), d.text) for d in db]
+        a = [(norm(d.when_text), shown_text(d.parts)) for d in da]
+        b = [(norm(d.when_text), shown_text(d.parts)) for d in db]
         if a == b:
             return
         ta, tb = dict(a), dict(b)
@@ -794,7 +800,7 @@ class Differ:
             self.add("cosmetic", "displays-reordered", where, f"{where}'s displays are tried in another order")
 
     def rules(self, ra, rb, where):
-        key = lambda r: (norm(r.check_text), norm(r.when_text), r.severity, r.field, r.message_text)
+        key = lambda r: (norm(r.check_text), norm(r.when_text), r.severity, r.field, shown_text(r.message))
         a = {r.name: r for r in ra}
         b = {r.name: r for r in rb}
         for name in sorted(set(a) | set(b)):
@@ -836,11 +842,13 @@ class Differ:
                 self.add("cosmetic", "operand-added" if x is None else "operand-removed", path,
                          f"operand rule {name}{scope} " + ("added" if x is None else "removed"))
                 continue
-            cases = lambda o: [(norm(c.when_text), c.display_text, c.undefined, c.message_text) for c in o.cases]
+            cases = lambda o: [(norm(c.when_text), shown_text(c.display), c.undefined, shown_text(c.message))
+                               for c in o.cases]
             if x.param_types != y.param_types:
                 self.add("cosmetic", "operand-changed", path, f"operand rule {name}{scope}: its struct parameters "
                          "changed", x.param_types, y.param_types)
             self.lets(x.lets, y.lets, path)
+            self.rules(x.rules, y.rules, path)
             for i, (c, d) in enumerate(zip(x.cases, y.cases)):
                 self.doc(f"{path} case {i + 1}", f"case {i + 1} of operand {name}", c, d)
             if x.params != y.params or cases(x) != cases(y):

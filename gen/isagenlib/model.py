@@ -449,6 +449,8 @@ class Choice:
     loc: Loc
     lets: list = dc_field(default_factory=list)
     rules: list = dc_field(default_factory=list)
+    ordered: bool = False   # overlapping alternatives: the earlier one wins (priorities follow the order)
+    mnemonic_column: Optional[int] = None  # its types' displays pad their first word to this width
     kind = "choice"
 
 
@@ -480,6 +482,7 @@ class Operand:
     param_types: dict = dc_field(default_factory=dict)  # param name -> struct name, for struct params
     param_locs: dict = dc_field(default_factory=dict)
     lets: list = dc_field(default_factory=list)
+    rules: list = dc_field(default_factory=list)  # checked wherever printing reaches it, parameters in scope
     owner: object = None   # link: the Struct/Variant/Sequence it is local to, or None (global)
     used: bool = False     # resolved: something prints or checks it (unused global operands generate nothing)
 

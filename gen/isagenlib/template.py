@@ -20,11 +20,13 @@ run-time interpretation):
     {pad EXPR} ... {end}
                         the text, then spaces up to EXPR characters
     {NAME(ARGS)}        operand NAME printed with these arguments
+    {# TEXT}            a comment: prints nothing
     {{  }}  \\n  \\t  \\\\          literal braces, newline, tab, backslash
 
-Raw newlines and tabs are not allowed in a template: whitespace that only
-came from indenting the XML must not reach the output, so a template that
-prints a line break says \\n.
+A template may span lines: a raw newline and the spaces and tabs after it
+are dropped, as a template engine's trim does, so the XML can be indented
+freely and no indentation reaches the output.  A template that prints a
+line break says \\n; any other raw tab is an error.
 """
 
 import re
@@ -116,11 +118,20 @@ def _split_format(body):
     return body, None, 0
 
 
+def _stray_tab(text):
+    """Offset of a tab that is not part of a line's indentation, or None."""
+    for m in re.finditer("\t", text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if line_start == 0 or text[line_start:m.start()].strip(" \t"):
+            return m.start()
+    return None
+
+
 def parse(text):
     """Parse a template into a list of parts; positions are offsets in text."""
-    for bad, name in (("\n", "newline"), ("\t", "tab")):
-        if bad in text:
-            raise TemplateError(text.index(bad), f"raw {name} in a template (write \\{'n' if bad == chr(10) else 't'})")
+    tab = _stray_tab(text)
+    if tab is not None:
+        raise TemplateError(tab, "raw tab in a template (write \\t)")
     stack = [("root", [], None)]  # (kind, parts, data)
     pos = 0
     buf = []
@@ -150,6 +161,11 @@ def parse(text):
                 pos += 2
                 continue
             raise TemplateError(pos, "'}' without '{' (write '}}' for a literal brace)")
+        if c == "\n":  # a line break of the XML and its indentation
+            pos += 1
+            while pos < len(text) and text[pos] in " \t":
+                pos += 1
+            continue
         if c != "{":
             buf.append(c)
             pos += 1
@@ -168,7 +184,9 @@ def parse(text):
         lead = len(body) - len(body.lstrip())
         base = start  # where the expression being parsed starts in `text`
         try:
-            if stripped.startswith("if ") or stripped.startswith("if("):
+            if stripped.startswith("#"):
+                pass  # a comment
+            elif stripped.startswith("if ") or stripped.startswith("if("):
                 base = start + lead + 2
                 node = X.parse(stripped[2:])
                 _shift(node, start + lead + 2)
@@ -382,3 +400,52 @@ def walk_exprs(parts):
     v = _Exprs()
     v.visit(parts)
     return v.found
+
+
+def _escape(text):
+    return (text.replace("\\", "\\\\").replace("{", "{{").replace("}", "}}")
+            .replace("\n", "\\n").replace("\t", "\\t"))
+
+
+def text_of(parts):
+    """Canonical one-line text of a parsed template: the same for every way
+    of writing it (line breaks, indentation, comments, spacing inside
+    expressions), so two templates compare by what they print."""
+    out = []
+    for p in parts or ():
+        if isinstance(p, Text):
+            out.append(_escape(p.text))
+        elif isinstance(p, Subst):
+            fmt = f":{p.fmt}" if p.fmt is not None else ""
+            out.append(f"{{{X.text_of(p.node)}{fmt}}}")
+        elif isinstance(p, If):
+            for i, (cond, body) in enumerate(p.branches):
+                out.append(f"{{{'if' if i == 0 else 'elif'} {X.text_of(cond)}}}{text_of(body)}")
+            if p.otherwise is not None:
+                out.append("{else}" + text_of(p.otherwise))
+            out.append("{end}")
+        elif isinstance(p, For):
+            out.append(f"{{for {p.var} in {X.text_of(p.lo)}..{X.text_of(p.hi)}}}{text_of(p.body)}{{end}}")
+        elif isinstance(p, List):
+            sep = p.sep.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+            out.append(f'{{list "{sep}"}}')
+            for cond, body in p.items:
+                out.append(("{item}" if cond is None else f"{{item {X.text_of(cond)}}}") + text_of(body))
+            out.append("{end}")
+        elif isinstance(p, Pad):
+            out.append(f"{{pad {X.text_of(p.width)}}}{text_of(p.body)}{{end}}")
+        else:
+            raise TypeError(p)
+    return "".join(out)
+
+
+def pad_first_word(parts, width):
+    """A mnemonic column: the text up to the first space outside any
+    directive, padded with spaces to `width` characters.  Returns the new
+    parts, or None when the template has no such space."""
+    for i, p in enumerate(parts):
+        if isinstance(p, Text) and " " in p.text:
+            cut = p.text.index(" ")
+            head = parts[:i] + ([Text(p.text[:cut])] if cut else [])
+            return [Pad(X.Num(width, 0), head, 0), Text(p.text[cut:])] + parts[i + 1:]
+    return None

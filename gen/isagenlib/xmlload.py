@@ -60,9 +60,11 @@ class Document:
         self._positions = positions  # element -> (line, col) of '<'
         self.overridden = {}  # (element, attribute) -> the <override> that set it
         self.derived_from = {}  # element an upgrade made -> the element it came from (upgrade.py)
+        self.copied_from = {}  # element a format's extends= copied -> the original (formats.py)
         self.language = None  # the language version the file was written in
 
     def loc(self, element):
+        element = self.copied_from.get(element, element)
         element = self.derived_from.get(element, element)
         line, col = self._positions.get(element, (getattr(element, "sourceline", 0) or 0, 1))
         return Loc(self.display_path, line, col)
@@ -73,6 +75,8 @@ class Document:
         an <override> set is located in the override."""
         if (element, attr) in self.overridden:
             return self.attr_loc(self.overridden[(element, attr)], "value", value_offset)
+        if element in self.copied_from:
+            return self.attr_loc(self.copied_from[element], attr, value_offset)
         if element in self.derived_from:
             return self.loc(element)
         line, col = self._positions.get(element, (element.sourceline or 0, 1))
@@ -93,6 +97,8 @@ class Document:
 
     def text_loc(self, element, offset=0):
         """Location of character `offset` of element's text content."""
+        if element in self.copied_from:
+            return self.text_loc(self.copied_from[element], offset)
         if element in self.derived_from:
             return self.loc(element)
         line, col = self._positions.get(element, (element.sourceline or 0, 1))

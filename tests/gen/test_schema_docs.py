@@ -72,6 +72,10 @@ EXTRAS = """<?xml version="1.0"?>
     <derive field="s.f" value="0"/>
   </sequence>
   <choice name="C"><alt type="T" priority="1"/><alt type="S" shadowed="true"><when><match bits="7" value="1"/></when></alt></choice>
+  <format name="G" bits="8"><field name="z" bits="0..7" type="uint"/></format>
+  <format name="F" extends="G" src="s1"/>
+  <struct name="U" extends="F"/>
+  <choice name="D" ordered="true" mnemonic-column="4"><alt type="U"/></choice>
 </isa>
 """
 

@@ -51,6 +51,14 @@ class Parsing(unittest.TestCase):
         self.assertIsNotNone(parts[2].items[1][0])
         self.assertEqual(parts[3].fmt, "r")
 
+    def test_lines_and_their_indentation_are_dropped(self):
+        parts = T.parse("\n    {if a}\n      x {b}\n\t\t{# a comment}\n    {end}y\n  ")
+        self.assertEqual(kinds(parts), ["If", "Text"])
+        body = parts[0].branches[0][1]
+        self.assertEqual([p.text for p in body if isinstance(p, T.Text)], ["x "])
+        self.assertEqual(body[1].node.pos, 21, "positions stay offsets into the raw text")
+        self.assertEqual(parts[1].text, "y")
+
     def test_positions_point_into_the_template(self):
         parts = T.parse("xx {foo + 1}")
         self.assertEqual(parts[1].node.a.pos, 4)  # foo
@@ -61,7 +69,8 @@ class Parsing(unittest.TestCase):
             ("{if a}x", 0, "{if} without {end}"),
             ("x}", 1, "'}' without '{' (write '}}' for a literal brace)"),
             ("{a", 0, "'{' without a closing '}'"),
-            ("a\nb", 1, "raw newline in a template (write \\n)"),
+            ("a\tb", 1, "raw tab in a template (write \\t)"),
+            ("a\n\tb\tc", 4, "raw tab in a template (write \\t)"),
             ("\\q", 0, "unknown escape '\\q' (use \\n, \\t or \\\\)"),
             ("{else}", 0, "{else} without a matching {if}"),
             ("{end}", 0, "{end} without {if}, {for}, {list} or {pad}"),

@@ -108,7 +108,7 @@ class Validator:
         if o not in self._reaches:
             self._reaches[o] = False  # the checker rejects cycles; this only stops a walk
             walk = CheckWalk(self, "field")
-            self._reaches[o] = any(c.undefined for c in o.cases) or any(
+            self._reaches[o] = bool(o.rules) or any(c.undefined for c in o.cases) or any(
                 walk.visit(c.display, Block(), Env(self.names)) for c in o.cases)
         return self._reaches[o]
 
@@ -150,13 +150,13 @@ class Validator:
         TemplateEmitter(self.names, self.layout).visit(message, loud, env, "&m")
         loud.line(f"isa_report(f, ctx, ISA_SEV_{sev.upper()}, {c_string(rule)}, {path}, {field_c}, msg);")
 
-    def rules(self, block, rules, env, path="path"):
+    def rules(self, block, rules, env, path="path", field_c="0"):
         for r in rules:
             cond = E.Prefix("!", E.compile(r.check, env))
             if r.when is not None:
                 cond = E.Infix("&&", E.compile(r.when, env), cond)
             b = block.branch("if", cond)
-            self.report(b, r.severity, r.name, c_string(r.field) if r.field else "0", r.message, env, path)
+            self.report(b, r.severity, r.name, c_string(r.field) if r.field else field_c, r.message, env, path)
 
     def members(self, block, members, base, env, path="path"):
         """Findings every member produces by itself: reserved bits, must-be
@@ -303,11 +303,12 @@ class Validator:
             miss.line(f"isa_report(f, ctx, ISA_SEV_ERROR, \"derive\", path, {c_string(d.field)}, msg);")
 
     def operand_check_body(self, o):
-        """Body of an operand's check: report its undefined case, then
-        check what the chosen case prints."""
+        """Body of an operand's check: its rules, its undefined case, then
+        what the chosen case prints."""
         n = self.names
         env = Env(n)
         body = Block()
+        self.rules(body, o.rules, env, field_c="field")
         sw = body.sub([f"switch ({E.flat(Call(n.op_fn(o, 'case'), own_args(o)))}) {{"])
         walk = CheckWalk(self, "field")
         for i, c in enumerate(o.cases):

@@ -196,6 +196,12 @@ class ExprChecker:
                     self.resolver.let_value(let, 0)
                 except X.ExprError:
                     pass
+        for r in o.rules:
+            if r.field is not None:
+                self.error(self.spec.document.attr_loc(r.element, "field"),
+                           f"rule '{r.name}' of operand '{o.name}': its findings are about the field the operand "
+                           f"prints; drop field=")
+        self.rules_and_displays([r for r in o.rules if r.field is None], [], scope)
         for i, c in enumerate(o.cases):
             if c.when is not None:
                 self.expr(c.when, scope, c.when_loc, "when")

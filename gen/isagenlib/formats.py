@@ -1,0 +1,165 @@
+"""Declared-once layouts: `<format>` and `extends=`.
+
+A `<format>` names a group of members (fields, fixed bits, reserved bits,
+operand uses, lets, rules, a display) and a struct's shape (bits,
+min-length, length-flag...), like QEMU decodetree's @format.  A struct (or
+another format) with `extends="F"` holds F's members first, then its own:
+
+* an attribute the struct does not give is taken from F (its shape:
+  bits, min-length, length-flag, length, overlay; and its sources, src);
+* a member of the struct named like one of F's replaces it;
+* bits of F's <reserved>, <mbz> and <mbo> that the struct's own members
+  occupy are no longer reserved (a family member that gives meaning to
+  unknown bits says so by declaring the field);
+* F's displays are used unless the struct has its own.
+
+This runs on the XML tree after the version is selected and before the
+model is built, so every later stage sees ordinary structs.  The copies
+keep their source positions (Document.copied_from): a problem in an
+inherited member is reported where the format declares it.
+"""
+
+import copy
+import re
+
+INHERITED_ATTRS = ("bits", "min-length", "length-flag", "length", "overlay", "src")
+RESERVED_TAGS = ("reserved", "mbz", "mbo")
+OCCUPYING_TAGS = ("field", "fixed") + RESERVED_TAGS
+_PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")
+
+
+def _bits(el):
+    out = set()
+    count = int(el.get("count", "1") or 1)
+    stride = int(el.get("stride", "0") or 0)
+    for m in _PIECE_RE.finditer(el.get("bits", "")):
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) is not None else lo
+        for k in range(min(count, 4096)):
+            out.update(range(lo + k * stride, hi + 1 + k * stride))
+    return out
+
+
+def _ranges(bits):
+    """'lo..hi lo..hi' text of a set of bit positions."""
+    out, run = [], None
+    for b in sorted(bits):
+        if run and b == run[1] + 1:
+            run[1] = b
+        else:
+            run = [b, b]
+            out.append(run)
+    return " ".join(str(lo) if lo == hi else f"{lo}..{hi}" for lo, hi in out)
+
+
+class Expander:
+    def __init__(self, doc, diags):
+        self.doc, self.diags = doc, diags
+        self.formats = {}
+        self.done = {}  # format name -> its expanded children (None while expanding: a cycle)
+        self.stack = []  # the formats being expanded, outermost first
+
+    def error(self, loc, msg):
+        self.diags.error(loc, msg)
+
+    def run(self):
+        root = self.doc.root
+        for f in root.findall("format"):
+            name = f.get("name")
+            if name in self.formats:
+                self.error(self.doc.attr_loc(f, "name"), f"duplicate format '{name}' "
+                                                         f"(the other is on line {self.doc.loc(self.formats[name]).line})")
+                continue
+            self.formats[name] = f
+        for s in root.findall("struct"):
+            if s.get("extends") is not None:
+                self.extend(s)
+        for f in list(root.findall("format")):
+            self.members_of(f)  # reports problems of formats nothing extends
+            root.remove(f)
+        for s in root.iter("struct"):
+            if s.get("bits") is None:
+                self.error(self.doc.loc(s), f"struct '{s.get('name')}' has no bits= (nor a format it extends)")
+
+    def base(self, el):
+        name = el.get("extends")
+        f = self.formats.get(name)
+        if f is None:
+            known = ", ".join(sorted(self.formats)) or "none declared"
+            self.error(self.doc.attr_loc(el, "extends"), f"unknown format '{name}' (formats: {known})")
+        return f
+
+    def members_of(self, f):
+        """A format's attributes and children after its own extends=."""
+        name = f.get("name")
+        if name in self.done:
+            if self.done[name] is None:
+                path = self.stack[self.stack.index(name):] + [name]
+                self.error(self.doc.attr_loc(f, "extends"), f"format '{name}' extends itself: {' -> '.join(path)}")
+                return {}, []
+            return self.done[name]
+        self.done[name] = None
+        self.stack.append(name)
+        attrs, children = {}, []
+        if f.get("extends") is not None:
+            base = self.base(f)
+            if base is not None:
+                attrs, children = self.members_of(base)
+        own = [c for c in f if isinstance(c.tag, str) and c.tag != "doc"]
+        attrs = dict(attrs, **{a: f.get(a) for a in INHERITED_ATTRS if f.get(a) is not None})
+        children = self.merge(children, own)
+        self.stack.pop()
+        self.done[name] = (attrs, children)
+        return self.done[name]
+
+    def merge(self, inherited, own):
+        """Inherited members, then own ones; see the module's doc."""
+        own_names = {c.get("name") for c in own if c.get("name") is not None and c.tag != "display"}
+        taken = set()
+        for c in own:
+            if c.tag in OCCUPYING_TAGS:
+                taken |= _bits(c)
+        own_display = any(c.tag == "display" for c in own)
+        out = []
+        for c in inherited:
+            if c.get("name") is not None and c.get("name") in own_names and c.tag not in ("display", "rule"):
+                continue
+            if c.tag == "display" and own_display:
+                continue
+            if c.tag in RESERVED_TAGS and _bits(c) & taken:
+                left = _bits(c) - taken
+                if not left or c.get("count") is not None:
+                    continue
+                c = self.copy(c)
+                c.set("bits", _ranges(left))
+            out.append(c)
+        return out + own
+
+    def copy(self, el):
+        dup = copy.deepcopy(el)
+        for a, b in zip(el.iter(), dup.iter()):
+            self.doc.copied_from[b] = self.doc.copied_from.get(a, a)
+        return dup
+
+    def extend(self, s):
+        f = self.base(s)
+        if f is None:
+            return
+        attrs, inherited = self.members_of(f)
+        for a, v in attrs.items():
+            if s.get(a) is None:
+                s.set(a, v)
+        own = [c for c in s if isinstance(c.tag, str) and c.tag not in ("doc", "override")]
+        merged = self.merge(inherited, own)
+        for c in own:
+            s.remove(c)
+        for c in merged:
+            s.append(c if c in own else self.copy(c))
+        del s.attrib["extends"]
+
+
+def expand(doc, diags):
+    """Replace every extends= by the members it stands for, and drop the
+    <format>s."""
+    Expander(doc, diags).run()
+
