@@ -293,19 +293,22 @@ class Builder:
     def rule(self, el):
         check, check_loc = self.parse_expr(el, "check")
         when, when_loc = self.parse_expr(el, "when")
-        mloc = self.aloc(el, "message", 0)
+        text, mloc = self.long_template(el, "message")
         r = Rule(el.get("name"), el.get("check"), el.get("when"), el.get("severity", "error"),
-                 el.get("field"), el.get("message"), self.loc(el), check_loc, when_loc, mloc,
+                 el.get("field"), text, self.loc(el), check_loc, when_loc, mloc,
                  doc_text(el), self.src(el), element=el, check=check, when=when)
         r.message = self.parse_template(r.message_text, mloc, "message")
         return r
 
-    def display(self, el):
+    def display(self, el, owner=None):
         text = el.text or ""
         tloc = self.doc.value_loc(el)
         when, when_loc = self.parse_expr(el, "when")
         d = Display(text, el.get("when"), self.loc(el), tloc, when_loc, self.src(el), when=when)
         d.parts = self.parse_template(text, tloc, "display")
+        struct = owner if isinstance(owner, Struct) else getattr(owner, "owner", None)
+        if isinstance(struct, Struct) and d.parts is not None:
+            d.parts = T.name_constant(d.parts, struct.name)
         return d
 
     def let(self, el, owner):
@@ -332,7 +335,7 @@ class Builder:
             elif c.tag == "rule":
                 rules.append(self.rule(c))
             elif c.tag == "display":
-                displays.append(self.display(c))
+                displays.append(self.display(c, owner))
         return members, rules, displays
 
     def whens(self, el):
@@ -456,7 +459,7 @@ class Builder:
         cases = []
         for c in el.findall("case"):
             when, wloc = self.parse_expr(c, "when")
-            text, dloc = self.case_display(c)
+            text, dloc = self.long_template(c, "display")
             mloc = self.aloc(c, "message", 0) if c.get("message") is not None else None
             case = Case(c.get("when"), text, c.get("undefined") == "true", c.get("message"),
                         self.loc(c), wloc, dloc, mloc, doc_text(c), self.src(c), when=when)
@@ -470,18 +473,19 @@ class Builder:
         o.rules = [self.rule(c) for c in el.findall("rule")]
         return o
 
-    def case_display(self, c):
-        """A case prints display="..." or, when that would not fit on a
-        line, the text of a <display> child (which may span lines)."""
-        child = c.find("display")
-        if child is not None and c.get("display") is not None:
-            self.error(self.aloc(c, "display"), "a case has display= or a <display> child, not both")
+    def long_template(self, el, what):
+        """A case's display and a rule's message: the attribute, or, when
+        that would not fit on a line, the text of a child element of the
+        same name (which may span lines).  (text, its location)"""
+        child = el.find(what)
+        if child is not None and el.get(what) is not None:
+            self.error(self.aloc(el, what), f"a {el.tag} has {what}= or a <{what}> child, not both")
         if child is not None:
             return child.text or "", self.doc.value_loc(child)
-        if c.get("display") is None:
-            self.error(self.loc(c), "a case needs display= or a <display> child")
-            return "", self.loc(c)
-        return c.get("display"), self.aloc(c, "display", 0)
+        if el.get(what) is None:
+            self.error(self.loc(el), f"a {el.tag} needs {what}= or a <{what}> child")
+            return "", self.loc(el)
+        return el.get(what), self.aloc(el, what, 0)
 
     # -------------------------------------------------------------- names
 

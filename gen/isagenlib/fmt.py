@@ -16,8 +16,8 @@ suite checks this for every spec), only how it is written:
   does not fit on its line; never next to a space, which would then sit at
   the end or the start of a line (a line break and the indentation after
   it are dropped from templates, other spaces are text);
-* an operand case prints `display="..."` when its line fits, else a
-  `<display>` child;
+* an operand case's `display` and a rule's `message` are attributes when
+  they fit on their line, else a `<display>` or `<message>` child;
 * `<doc>` text keeps its lines, re-indented; a single line that does not
   fit is wrapped;
 * `&`, `<` and `"` are escaped, nothing else (`>` reads better raw).
@@ -34,18 +34,36 @@ PROSE = 110  # doc text that must be wrapped is wrapped here
 LIMIT = 160
 RNG_NS = "{http://relaxng.org/ns/structure/1.0}"
 EXPR_ATTRS = {"check", "when", "value", "args", "length", "present", "count", "size", "index", "stop", "next"}
-TEMPLATE_ELEMENTS = {"display"}
+TEMPLATE_ELEMENTS = {"display", "message"}
+LONG_TEMPLATES = {"case": "display", "rule": "message"}  # element -> its template attribute
 BLOCK_OPEN = ("if", "for", "list")
 BLOCK_SEP = ("elif", "else", "item")
 
 
-def attribute_order(schema_path):
-    order = []
-    for el in etree.parse(schema_path).iter(RNG_NS + "attribute"):
-        name = el.get("name")
-        if name and name not in order:
-            order.append(name)
-    return order
+def attribute_orders(schema_path):
+    """{element: [attribute names in the order the schema declares them]}."""
+    tree = etree.parse(schema_path)
+    defines = {d.get("name"): d for d in tree.iter(RNG_NS + "define")}
+    orders = {}
+
+    def walk(node, out, seen):
+        for c in node:
+            if not isinstance(c.tag, str):
+                continue
+            if c.tag == RNG_NS + "attribute":
+                if c.get("name") and c.get("name") not in out:
+                    out.append(c.get("name"))
+            elif c.tag == RNG_NS + "ref":
+                name = c.get("name")
+                if name not in seen and name in defines:
+                    walk(defines[name], out, seen | {name})
+            elif c.tag != RNG_NS + "element":
+                walk(c, out, seen)
+
+    for el in tree.iter(RNG_NS + "element"):
+        out = orders.setdefault(el.get("name"), [])
+        walk(el, out, frozenset())
+    return orders
 
 
 def _esc_text(s):
@@ -195,7 +213,7 @@ class _Lines:
                 run += _first(nxt) if isinstance(nxt, dict) else _flat([nxt])  # a block may break inside
             if not self.fits(run) and _breakable(self.last, _first(n)):
                 self.newline(indent)
-            if isinstance(n, dict) and not self.fits(text):
+            if isinstance(n, dict) and not self.fits(run):
                 self.block(n, indent)
             else:
                 self.put(text)
@@ -204,9 +222,10 @@ class _Lines:
         self.put(b["open"][1])
         segs, seps = b["segments"], b["seps"]
         pairs = list(zip(seps, segs)) if len(seps) == len(segs) else [(None, segs[0])] + list(zip(seps, segs[1:]))
+        fill = _word(b["open"]) == "list"  # list items flow; if/elif/else branches start lines
         for sep, seg in pairs:
             if sep is not None:
-                if _breakable(self.last, sep[1]):
+                if _breakable(self.last, sep[1]) and (not fill or not self.fits(sep[1] + _flat(seg))):
                     self.newline(indent)
                 self.put(sep[1])
             if seg:
@@ -214,7 +233,7 @@ class _Lines:
                     self.newline(indent + 2)
                 self.nodes(seg, indent + 2)
         if b["end"] is not None:
-            if _breakable(self.last, b["end"][1]):
+            if _breakable(self.last, b["end"][1]) and (not fill or not self.fits(b["end"][1])):
                 self.newline(indent)
             self.put(b["end"][1])
 
@@ -236,13 +255,16 @@ def template_flat(text):
 
 class Formatter:
     def __init__(self, schema_path):
-        order = attribute_order(schema_path)
         tail = ["versions", "src"]
-        self.rank = {a: i for i, a in enumerate(["name"] + [a for a in order if a not in tail + ["name"]] + tail)}
+        self.ranks = {}
+        for el, order in attribute_orders(schema_path).items():
+            order = ["name"] + [a for a in order if a not in tail + ["name"]] + tail
+            self.ranks[el] = {a: i for i, a in enumerate(order)}
 
     def attrs(self, el):
-        # attributes the schema does not name (enum properties) keep their order
-        items = sorted(enumerate(el.attrib.items()), key=lambda ikv: (self.rank.get(ikv[1][0], len(self.rank)), ikv[0]))
+        # attributes the schema does not name (enum properties) keep their order, after the others
+        rank = self.ranks.get(el.tag, {})
+        items = sorted(enumerate(el.attrib.items()), key=lambda ikv: (rank.get(ikv[1][0], len(rank)), ikv[0]))
         return [kv for _, kv in items]
 
     def open_tag(self, el, indent, close, attrs=None):
@@ -284,8 +306,8 @@ class Formatter:
     def element(self, el, indent):
         if isinstance(el, etree._Comment):
             return self.comment(el, indent)
-        if el.tag == "case":
-            el = self.case_form(el, indent)
+        if el.tag in LONG_TEMPLATES:
+            el = self.long_template_form(el, indent)
         if el.tag == "doc" or el.tag == "source":
             return self.prose(el, indent)
         if el.tag in TEMPLATE_ELEMENTS:
@@ -293,18 +315,25 @@ class Formatter:
         kids = [c for c in el if isinstance(c.tag, str) or isinstance(c, etree._Comment)]
         if not kids and not (el.text or "").strip():
             return self.open_tag(el, indent, "/>")
-        if len(kids) == 1 and kids[0].tag == "doc" and not len(kids[0]):
+        if len(kids) == 1 and isinstance(kids[0].tag, str) and not len(kids[0]):
+            # one short child: one line, as a row of a table (a family member with its opcode)
             head = self.open_tag(el, indent, ">")
-            text = " ".join((kids[0].text or "").split())
-            one = head[0] + "<doc>" + _esc_text(text) + "</doc></" + el.tag + ">"
-            if len(head) == 1 and len(one) <= WIDTH and "\n" not in (kids[0].text or "").strip():
+            inner = self.element(kids[0], 0)
+            one = head[0] + (inner[0] if len(inner) == 1 else "") + "</" + el.tag + ">"
+            if len(head) == 1 and len(inner) == 1 and len(one) <= WIDTH:
                 return [one]
         lines = self.open_tag(el, indent, ">")
         prev = None
         for c in kids:
             if prev is not None and _blank_before(c):
                 lines.append("")
-            lines += self.element(c, indent + 2)
+            one = self.element(c, indent + 2)
+            # an operand's plain <param>s share a line, as a parameter list does
+            if c.tag == "param" and prev is not None and prev.tag == "param" and len(c.attrib) == 1 and \
+                    len(prev.attrib) == 1 and not len(c) and not len(prev) and len(lines[-1]) + len(one[0].strip()) <= WIDTH:
+                lines[-1] += one[0].strip()
+            else:
+                lines += one
             prev = c
         lines.append(" " * indent + f"</{el.tag}>")
         return lines
@@ -339,31 +368,28 @@ class Formatter:
         body = template_lines(flat, indent + 2)
         return head + body + [" " * indent + f"</{el.tag}>"]
 
-    def case_form(self, el, indent):
-        """display= when the case fits on its line, else a <display> child."""
-        child = el.find("display")
-        text = el.get("display") if child is None else template_flat(child.text or "")
+    def long_template_form(self, el, indent):
+        """A case's display and a rule's message: the attribute when the
+        element's tag fits its lines, else a child element (a template that
+        may span lines)."""
+        what = LONG_TEMPLATES[el.tag]
+        child = el.find(what)
+        text = el.get(what) if child is None else template_flat(child.text or "")
         if text is None:
             return el
-        dup = etree.Element("case")
-        for k, v in el.attrib.items():
-            if k != "display":
-                dup.set(k, v)
-        dup.text, dup.tail = el.text, el.tail
-        for c in el:
-            if c.tag != "display":
-                dup.append(_copy(c))
-        trial = etree.Element("case", dict(dup.attrib, display=text))
-        line = self.open_tag(trial, indent, "/>" if not len(dup) else ">")
-        if len(line) == 1 and len(line[0]) <= WIDTH and not len(dup):
+        rest = [c for c in el if c.tag != what]
+        trial = etree.Element(el.tag, dict({k: v for k, v in el.attrib.items() if k != what}, **{what: text}))
+        trial.tail = el.tail
+        for c in rest:
+            trial.append(_copy(c))
+        if all(len(ln) <= WIDTH for ln in self.open_tag(trial, indent, ">")):
             return trial
-        if len(line) == 1 and len(line[0]) <= WIDTH and len(dup):
-            for c in dup:
-                trial.append(_copy(c))
-            return trial
-        d = etree.SubElement(dup, "display")
-        d.text = text
-        return dup
+        moved = etree.Element(el.tag, {k: v for k, v in el.attrib.items() if k != what})
+        moved.tail = el.tail
+        for c in rest:
+            moved.append(_copy(c))
+        etree.SubElement(moved, what).text = text
+        return moved
 
     def document(self, path):
         parser = etree.XMLParser(remove_comments=False, resolve_entities=False, no_network=True)

@@ -3,7 +3,9 @@
 A `<format>` names a group of members (fields, fixed bits, reserved bits,
 operand uses, lets, rules, a display) and a struct's shape (bits,
 min-length, length-flag...), like QEMU decodetree's @format.  A struct (or
-another format) with `extends="F"` holds F's members first, then its own:
+another format) with `extends="F"` holds F's members first, then its own
+(with `extends="F G"`, F's, then G's applied to them as the struct's own
+are below, then the struct's):
 
 * an attribute the struct does not give is taken from F (its shape:
   bits, min-length, length-flag, length, overlay; and its sources, src);
@@ -81,13 +83,28 @@ class Expander:
             if s.get("bits") is None:
                 self.error(self.doc.loc(s), f"struct '{s.get('name')}' has no bits= (nor a format it extends)")
 
-    def base(self, el):
-        name = el.get("extends")
-        f = self.formats.get(name)
-        if f is None:
-            known = ", ".join(sorted(self.formats)) or "none declared"
-            self.error(self.doc.attr_loc(el, "extends"), f"unknown format '{name}' (formats: {known})")
-        return f
+    def bases(self, el):
+        """The formats el extends, in order (unknown ones reported)."""
+        out = []
+        for name in el.get("extends").split():
+            f = self.formats.get(name)
+            if f is None:
+                known = ", ".join(sorted(self.formats)) or "none declared"
+                self.error(self.doc.attr_loc(el, "extends"), f"unknown format '{name}' (formats: {known})")
+            else:
+                out.append(f)
+        return out
+
+    def inherited(self, el):
+        """The attributes and members el's formats give, in order: a later
+        format's members replace and carve an earlier one's as a struct's
+        own members do."""
+        attrs, children = {}, []
+        for base in self.bases(el):
+            a, c = self.members_of(base)
+            attrs.update(a)
+            children = self.merge(children, c)
+        return attrs, children
 
     def members_of(self, f):
         """A format's attributes and children after its own extends=."""
@@ -102,9 +119,7 @@ class Expander:
         self.stack.append(name)
         attrs, children = {}, []
         if f.get("extends") is not None:
-            base = self.base(f)
-            if base is not None:
-                attrs, children = self.members_of(base)
+            attrs, children = self.inherited(f)
         own = [c for c in f if isinstance(c.tag, str) and c.tag != "doc"]
         attrs = dict(attrs, **{a: f.get(a) for a in INHERITED_ATTRS if f.get(a) is not None})
         children = self.merge(children, own)
@@ -142,10 +157,7 @@ class Expander:
         return dup
 
     def extend(self, s):
-        f = self.base(s)
-        if f is None:
-            return
-        attrs, inherited = self.members_of(f)
+        attrs, inherited = self.inherited(s)
         for a, v in attrs.items():
             if s.get(a) is None:
                 s.set(a, v)

@@ -449,3 +449,23 @@ def pad_first_word(parts, width):
             head = parts[:i] + ([Text(p.text[:cut])] if cut else [])
             return [Pad(X.Num(width, 0), head, 0), Text(p.text[cut:])] + parts[i + 1:]
     return None
+
+
+def name_constant(parts, name):
+    """{$name} in a struct's display: the struct's name, as text (how a
+    format's display prints each member's mnemonic)."""
+    out = []
+    for p in parts:
+        if isinstance(p, Subst) and isinstance(p.node, X.Var) and p.node.name == "name" and p.fmt is None \
+                and p.node.index is None and p.node.prop is None:
+            out.append(Text(name))
+        elif isinstance(p, If):
+            out.append(If([(c, name_constant(b, name)) for c, b in p.branches],
+                          None if p.otherwise is None else name_constant(p.otherwise, name)))
+        elif isinstance(p, For):
+            out.append(For(p.var, p.lo, p.hi, name_constant(p.body, name), p.pos))
+        elif isinstance(p, List):
+            out.append(List(p.sep, [(c, name_constant(b, name)) for c, b in p.items], p.pos))
+        else:
+            out.append(p)
+    return out
