@@ -81,7 +81,7 @@ class Builder:
 
     def parse_template(self, text, loc, what):
         try:
-            return T.parse(text)
+            return T.parse(text, legacy_pad=(self.doc.language or 1) < 3)
         except T.TemplateError as e:
             self.error(loc.shifted(e.pos), f"in {what}: {e.message}")
             return None
@@ -267,7 +267,7 @@ class Builder:
             f.default = self.integer(el, "default")
             f.expect = self.integer(el, "expect")
             f.expect_severity = el.get("expect-severity", "warning")
-            f.format = el.get("format", "hex" if el.get("type") == "hex" else "dec")
+            f.format = el.get("format", "dec")
         elif role == "fixed":
             f.value = self.integer(el, "value")
             f.format = "hex"

@@ -22,6 +22,7 @@ def load_spec(path, schema=None, display_path=None, version=None, name=None, ele
     versions.check_ranges(doc, vs, diags)
     if vs is not None:
         versions.check_overrides(doc, vs, diags)
+        versions.check_copies(doc, diags)
     diags.stop_if_errors()
     if vs is not None:
         if version is None:

@@ -115,7 +115,7 @@ def similar_names(a, b):
 
 def type_kind(t):
     """A field type's family, for retyping: values that read the same."""
-    if t.kind in ("uint", "hex", "enum", "bool"):
+    if t.kind in ("uint", "enum", "bool"):
         return "unsigned"
     return t.kind + (f"/{t.frac}" if t.kind in ("fixed", "sfixed") else "")
 

@@ -22,7 +22,7 @@ from typing import List, Optional
 
 from .diag import Loc
 
-BUILTIN_TYPES = ("uint", "sint", "bool", "float16", "fixed", "sfixed", "hex")
+BUILTIN_TYPES = ("uint", "sint", "bool", "float16", "fixed", "sfixed")
 
 
 def upper_snake(name):

@@ -17,8 +17,6 @@ run-time interpretation):
     {list "SEP"}{item EXPR}...{item EXPR}...{end}
                         the items whose EXPR holds, SEP between them; an
                         {item} without EXPR is there when it prints text
-    {pad EXPR} ... {end}
-                        the text, then spaces up to EXPR characters
     {NAME(ARGS)}        operand NAME printed with these arguments
     {# TEXT}            a comment: prints nothing
     {{  }}  \\n  \\t  \\\\          literal braces, newline, tab, backslash
@@ -127,8 +125,10 @@ def _stray_tab(text):
     return None
 
 
-def parse(text):
-    """Parse a template into a list of parts; positions are offsets in text."""
+def parse(text, legacy_pad=False):
+    """Parse a template into a list of parts; positions are offsets in text.
+    legacy_pad: read {pad N}...{end}, which files of language 2 and older
+    wrote where a choice now has a mnemonic-column."""
     tab = _stray_tab(text)
     if tab is not None:
         raise TemplateError(tab, "raw tab in a template (write \\t)")
@@ -231,6 +231,9 @@ def parse(text):
                     node = X.parse(stripped[4:])
                     _shift(node, start + lead + 4)
                     top[2]["cond"] = node
+            elif (stripped.startswith("pad ") or stripped.startswith("pad(")) and not legacy_pad:
+                raise TemplateError(pos, "{pad} is not in the language since version 3: give the choice a "
+                                         "mnemonic-column")
             elif stripped.startswith("pad ") or stripped.startswith("pad("):
                 base = start + lead + 3
                 node = X.parse(stripped[3:])

@@ -20,7 +20,7 @@ from lxml import etree
 from . import expr as X
 from .diag import Loc
 
-CURRENT = 2
+CURRENT = 3
 
 
 def replace_name(text, name, value):
@@ -63,7 +63,19 @@ def array_states_by_sets(doc):
         del st.attrib["next"]
 
 
-STEPS = {1: array_states_by_sets}   # version -> the step to version + 1
+def hex_type_as_format(doc):
+    """Language 2 -> 3: `type="hex"` was a second way to say a uint shown
+    in hex; it is `type="uint" format="hex"`.  ({pad} left the template
+    language in the same step: the parser still reads it in older files,
+    template.parse(legacy_pad=True).)"""
+    for el in doc.root.iter("field"):
+        if el.get("type") == "hex":
+            el.set("type", "uint")
+            if el.get("format") is None:
+                el.set("format", "hex")
+
+
+STEPS = {1: array_states_by_sets, 2: hex_type_as_format}   # version -> the step to version + 1
 
 
 def upgrade(doc, diags):

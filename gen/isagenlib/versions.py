@@ -154,3 +154,37 @@ def peek(path):
             if v.get("default") == "true" and default is None:
                 default = v.get("name")
     return root.get("name"), names, (default or names[-1]) if names else None
+
+
+def _canonical(el):
+    """An element as text, its own versions= left out: what two copies of
+    one element for different versions have in common."""
+    if not isinstance(el.tag, str):
+        return ""
+    attrs = sorted((k, v) for k, v in el.attrib.items() if k != ATTR)
+    return f"<{el.tag} {attrs}>{' '.join((el.text or '').split())}{''.join(_canonical(c) for c in el)}</{el.tag}>"
+
+
+def check_copies(doc, diags):
+    """Warn where one element is written once per version although most of
+    its children are the same: a fact that did not change should be
+    written once (versions= on the children that differ, <override> for an
+    attribute)."""
+    for parent in doc.root.iter():
+        if not isinstance(parent.tag, str):
+            continue
+        seen = {}
+        for el in parent:
+            if not isinstance(el.tag, str) or el.get("name") is None or el.get(ATTR) is None or not len(el):
+                continue
+            key = (el.tag, el.get("name"))
+            for other in seen.get(key, []):
+                a = [_canonical(c) for c in other if isinstance(c.tag, str)]
+                b = [_canonical(c) for c in el if isinstance(c.tag, str)]
+                shared = sum(min(a.count(k), b.count(k)) for k in set(a))
+                if len(a) >= 2 and 2 * shared > max(len(a), len(b)):
+                    diags.warning(doc.loc(el), f"<{el.tag}> '{el.get('name')}' is written again for versions "
+                                               f"{el.get(ATTR)}, but {shared} of its {len(b)} children are those of "
+                                               f"the one on line {doc.loc(other).line}: write it once, with versions= "
+                                               f"on the children that differ")
+            seen.setdefault(key, []).append(el)

@@ -106,8 +106,8 @@ class Synthetic(unittest.TestCase):
                     ("breaking", "field-replaced", "Alu.cond"), ("cosmetic", "display-changed", "Alu"))
 
     def test_field_retyped(self):
-        self.expect(BASE, BASE.replace('"6..9" type="uint"', '"6..9" type="hex"'),
-                    ("cosmetic", "field-retyped", "Alu.d"))
+        self.expect(BASE, BASE.replace('"6..9" type="uint"', '"6..9" type="uint" format="hex"'),
+                    ("cosmetic", "field-format-changed", "Alu.d"))
         self.expect(BASE, BASE.replace('"6..9" type="uint"', '"6..9" type="sint"'),
                     ("breaking", "field-retyped", "Alu.d"))
 

@@ -9,7 +9,7 @@ from gen.isagenlib import diff as D
 from gen.isagenlib.model import Field
 
 SHARED = """<?xml version="1.0"?>
-<isa name="t" language="2">
+<isa name="t" language="3">
   <stream unit="I"/>
   <operand name="Src"><param name="v"/><case display="r{v}"/></operand>
   {body}

@@ -41,7 +41,7 @@ class Watched(etree.ElementBase):
 
 # Attributes no shipped or toy spec uses: a spec that uses them.
 EXTRAS = """<?xml version="1.0"?>
-<isa name="extras" language="2" title="t">
+<isa name="extras" language="3" title="t">
   <source id="s1" url="https://example.org">a source</source>
   <versions><version name="a"/><version name="b" default="true"/></versions>
   <container name="c" magic="ABCD" layout="iff-le32"><chunk id="WXYZ" skip="4"/></container>

@@ -43,7 +43,7 @@ class Parsing(unittest.TestCase):
         self.assertEqual(parts[1].sep, '"x')
 
     def test_items_that_print_nothing_and_padding(self):
-        parts = T.parse('{pad 16}{op}{if sat}.sat{end}{end} {list ", "}{item}{a}{item b}{b}{end}{x:r}')
+        parts = T.parse('{pad 16}{op}{if sat}.sat{end}{end} {list ", "}{item}{a}{item b}{b}{end}{x:r}', legacy_pad=True)
         self.assertEqual(kinds(parts), ["Pad", "Text", "List", "Subst"])
         self.assertIsInstance(parts[0].width, X.Num)
         self.assertEqual(kinds(parts[0].body), ["Subst", "If"])
@@ -81,14 +81,26 @@ class Parsing(unittest.TestCase):
             ("{a:%d}", 3, "bad format '%d'"),
             ("ab {1 +}", 7, "expected a value, found end of expression"),
             ("{for i 0..3}{end}", 0, "expected {for NAME in LO..HI}"),
-            ("{pad 16}stop", 0, "{pad} without {end}"),
-            ("{pad +}x{end}", 5, "expected a value, found '+'"),
+            ("{pad 16}x{end}", 0, "{pad} is not in the language since version 3: give the choice a mnemonic-column"),
         ]
         for text, pos, msg in cases:
             with self.subTest(text=text):
                 with self.assertRaises(T.TemplateError) as cm:
                     T.parse(text)
                 self.assertEqual((cm.exception.pos, cm.exception.message), (pos, msg))
+
+    def test_pad_in_files_of_language_2(self):
+        for text, pos, msg in [("{pad 16}stop", 0, "{pad} without {end}"),
+                               ("{pad +}x{end}", 5, "expected a value, found '+'")]:
+            with self.subTest(text=text):
+                with self.assertRaises(T.TemplateError) as cm:
+                    T.parse(text, legacy_pad=True)
+                self.assertEqual((cm.exception.pos, cm.exception.message), (pos, msg))
+
+    def test_mnemonic_column_pads_the_first_word(self):
+        parts = T.pad_first_word(T.parse("fadd{if S}.sat{end} {a}, {b}"), 16)
+        self.assertEqual(T.text_of(parts), "{pad 16}fadd{if S}.sat{end}{end} {a}, {b}")
+        self.assertIsNone(T.pad_first_word(T.parse("stop"), 16))
 
 
 if __name__ == "__main__":

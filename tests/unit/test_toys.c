@@ -265,6 +265,13 @@ Test(toy_varlen, undefined_cases_reached_from_displays_are_reported)
    cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "sub r1, #3, -?5");
    f = check_unit(&toy_varlen_Instr_desc, &d);
    cr_assert_str_eq(f.text, "error undefined-operand A: source type 3 is undefined (value 5)\n");
+   /* Neg's own rule, with Neg's arguments, where the display prints it */
+   d.u.Sub.At = 1;
+   d.u.Sub.A = 0;
+   f = check_unit(&toy_varlen_Instr_desc, &d);
+   cr_assert_str_eq(f.text, "warning negated-zero A: -r0 negates the zero register\n");
+   d.u.Sub.A = 5;
+   d.u.Sub.At = 3;
    /* the display for D = 63 does not print A: nothing to report */
    d.u.Sub.D = 63;
    cr_assert_str_eq(print_unit(&toy_varlen_Instr_desc, &d, text, sizeof text), "neg #3");

@@ -12,7 +12,7 @@ from .cwriter import byte_array, designated, table
 from .names import c_string, count_member, has_member
 from .selection import choice_peek_bits, pattern_bytes
 
-KIND = {"uint": "ISA_K_UINT", "hex": "ISA_K_UINT", "sint": "ISA_K_SINT", "bool": "ISA_K_BOOL",
+KIND = {"uint": "ISA_K_UINT", "sint": "ISA_K_SINT", "bool": "ISA_K_BOOL",
         "enum": "ISA_K_ENUM", "float16": "ISA_K_FLOAT16", "fixed": "ISA_K_FIXED",
         "sfixed": "ISA_K_SFIXED", "struct": "ISA_K_AGG"}
 ROLE = {"field": "ISA_ROLE_FIELD", "reserved": "ISA_ROLE_RESERVED", "mbz": "ISA_ROLE_MBZ",
