@@ -90,7 +90,8 @@ class TemplateLines(unittest.TestCase):
         for ln in lines:
             self.assertTrue(ln.startswith("    "))
             self.assertFalse(ln.endswith(" "), ln)
-        self.assertEqual(T.text_of(T.parse("\n".join(lines))), T.text_of(T.parse(text)))
+        # as element text: a line break before the first line and after the last
+        self.assertEqual(T.text_of(T.parse("\n" + "\n".join(lines) + "\n  ")), T.text_of(T.parse(text)))
 
 
 if __name__ == "__main__":
