@@ -73,15 +73,45 @@ class Expander:
                                                          f"(the other is on line {self.doc.loc(self.formats[name]).line})")
                 continue
             self.formats[name] = f
+        members = {}  # format name -> the structs that extend it directly, in document order
+        for s in root.findall("struct"):
+            for name in (s.get("extends") or "").split():
+                members.setdefault(name, []).append(s.get("name"))
+        members = {}  # format name -> the structs that extend it directly, in document order
+        for s in root.findall("struct"):
+            for name in (s.get("extends") or "").split():
+                members.setdefault(name, []).append(s.get("name"))
         for s in root.findall("struct"):
             if s.get("extends") is not None:
                 self.extend(s)
+        self.family_alts(members)
+        self.family_alts(members)
         for f in list(root.findall("format")):
             self.members_of(f)  # reports problems of formats nothing extends
             root.remove(f)
         for s in root.iter("struct"):
             if s.get("bits") is None:
                 self.error(self.doc.loc(s), f"struct '{s.get('name')}' has no bits= (nor a format it extends)")
+
+    def family_alts(self, members):
+        """<alt format="F"/>: an alternative for every struct that extends F,
+        in document order (a family is one line of a choice)."""
+        for ch in self.doc.root.findall("choice"):
+            for alt in list(ch.findall("alt")):
+                name = alt.get("format")
+                if name is None:
+                    continue
+                if name not in self.formats:
+                    known = ", ".join(sorted(self.formats)) or "none declared"
+                    self.error(self.doc.attr_loc(alt, "format"), f"unknown format '{name}' (formats: {known})")
+                elif not members.get(name):
+                    self.error(self.doc.attr_loc(alt, "format"), f"no struct extends format '{name}'")
+                for t in members.get(name, []):
+                    one = self.copy(alt)
+                    del one.attrib["format"]
+                    one.set("type", t)
+                    alt.addprevious(one)
+                ch.remove(alt)
 
     def bases(self, el):
         """The formats el extends, in order (unknown ones reported)."""

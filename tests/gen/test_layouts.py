@@ -38,8 +38,7 @@ WITH_FORMATS = SHARED.replace("{body}", """
     <field name="kill" bits="14" type="bool"/>
   </struct>
   <choice name="I" ordered="true" mnemonic-column="6">
-    <alt type="neg"/>
-    <alt type="abs"/>
+    <alt format="UnaryOp"/>
   </choice>
   <source id="s">a source</source>""")
 
@@ -109,6 +108,9 @@ class Layouts(unittest.TestCase):
         encodes or checks differently."""
         changes = [c for c in D.diff(self.by_hand, self.spec) if c.cls in ("breaking", "compatible")]
         self.assertEqual(changes, [])
+
+    def test_a_family_alternative_is_every_member_in_order(self):
+        self.assertEqual([a.type.name for a in self.struct("I").alts], ["neg", "abs"])
 
     def test_ordered_choice_ranks_by_position(self):
         alts = self.struct("I").alts
