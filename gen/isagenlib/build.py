@@ -248,7 +248,7 @@ class Builder:
         name = el.get("name") or f"{role}_{lo}"
         width = sum(w for _, w in pieces)
         count = self.integer(el, "count") or 1
-        stride = self.integer(el, "stride")
+        stride = None  # elements follow each other: the stride is the width
         if role == "field":
             tname = el.get("type")
             ftype = TypeRef(tname, tname if tname in BUILTIN_TYPES else "?")
@@ -275,8 +275,6 @@ class Builder:
         else:
             f.severity = el.get("severity", "warning" if role == "reserved" else "error")
             f.format = "hex"
-        if stride is not None and count == 1:
-            self.error(self.aloc(el, "stride"), "stride needs count")
         return f
 
     def use(self, el, owner):
@@ -345,7 +343,7 @@ class Builder:
             when_src = self.src(w)  # a <when>'s sources are its matches'
             for m in w.findall("match"):
                 pieces = self.pieces(m) if m.get("bits") is not None else None
-                group.append(Match(m.get("field"), pieces, m.get("value"), m.get("mask"), self.loc(m),
+                group.append(Match(m.get("field"), pieces, m.get("value"), self.loc(m),
                                    src=when_src + self.src(m)))
             out.append(group)
         return out
@@ -371,11 +369,10 @@ class Builder:
             # every view of an overlay is listed under its own name
             named = v.get("path", "flat") == "named" or s.overlay
             var = Variant(v.get("name"), self.integer(v, "priority") or 0, v.get("fallback") == "true",
-                          named, v.get("length"), self.whens(v),
+                          named, self.whens(v),
                           [], [], [], doc_text(v), self.src(v), self.loc(v), element=v, owner=s, index=i + 1)
             var.explicit_priority = v.get("priority") is not None
             var.members, var.rules, var.displays = self.members(v, var)
-            var.length, var.length_loc = self.parse_expr(v, "length")
             if var.name in names:
                 self.error(self.aloc(v, "name"), f"duplicate variant name '{var.name}' in struct '{s.name}'")
                 continue
@@ -394,7 +391,7 @@ class Builder:
                 continue
             if c.tag == "item":
                 it = Item(c.get("name"), TypeRef(c.get("type"), "?"), c.get("present"), c.get("count"),
-                          self.integer(c, "max"), self.integer(c, "align") or 1, doc_text(c),
+                          self.integer(c, "max"), doc_text(c),
                           self.src(c), self.loc(c), element=c, owner=seq)
                 it.present, it.present_loc = self.parse_expr(c, "present")
                 it.count, it.count_loc = self.parse_expr(c, "count")

@@ -153,7 +153,7 @@ def decoding_reads(spec):
         roots += [st.stop] + [d.value for d in st.derives]
     for t in spec.types:
         if isinstance(t, Struct):
-            roots += [t.length] + [v.length for v in t.variants]
+            roots.append(t.length)
         elif isinstance(t, Sequence):
             roots += [x for it in t.items for x in (it.present, it.count)] + [t.size] + [d.value for d in t.derives]
     out, todo = set(), [r for r in roots if r is not None]
@@ -727,8 +727,8 @@ class Differ:
             if not C.same(ra[name], rb[name]):
                 self.add("breaking", "variant-patterns-changed", vwhere, f"variant {name} of {where} is chosen by "
                          "other bit patterns")
-            if (norm(v.length_text), v.path_named) != (norm(w.length_text), w.path_named):
-                self.add("breaking", "variant-length-changed", vwhere, f"variant {name} of {where}: its length or "
+            if v.path_named != w.path_named:
+                self.add("breaking", "variant-paths-changed", vwhere, f"variant {name} of {where}: its fields' "
                          "paths changed")
             self.members(v.members, w.members, vwhere, f"{where} ({name})", s.bits, t.bits, s.members, t.members)
             self.shown(v.displays, w.displays, vwhere)
@@ -765,9 +765,9 @@ class Differ:
                 if norm(getattr(i, attr)) != norm(getattr(j, attr)):
                     self.add("breaking", "item-condition-changed", path, f"item {name} of {where}: when it is there "
                              "or how many changed", norm(getattr(i, attr)), norm(getattr(j, attr)))
-            if (i.max, i.align) != (j.max, j.align):
-                self.add("breaking", "item-limits-changed", path, f"item {name} of {where}: its maximum count or "
-                         "alignment changed")
+            if i.max != j.max:
+                self.add("breaking", "item-limits-changed", path, f"item {name} of {where}: its maximum count "
+                         "changed")
             self.doc(path, f"item {name} of {where}", i, j)
         self.derives(s.derives, t.derives, where, f"the encoder of {where}")
         self.shown(s.displays, t.displays, where)

@@ -10,8 +10,8 @@ text reaches the C compiler (no C code lives in the XML):
                src[2].File  (a non-constant index reads 0 when out of range)
     enums      EnumName::VALUE
     context    $offset (byte offset of the unit in its program), $index
-               (unit number), $size (unit size in bits), $pos (bits of the
-               sequence decoded so far), loop variables of templates
+               (unit number), $size (unit size in bits), loop variables of
+               templates
     operators  ?:  ||  &&  |  ^  &  == !=  < <= > >=  << >>  + -  * / %
                unary - ! ~   (C precedence; comparisons give 0 or 1)
     functions  bit(x, n)  bits(x, lo, width)  popcount(x)  sext(x, width)
@@ -317,7 +317,6 @@ FUNCTIONS = {
     "min": (2, "int"),
     "max": (2, "int"),
     "abs": (1, "int"),
-    "align": (2, "int"),
     "bitmask": (2, "int"),
     "half": (1, "float"),
     "f32": (1, "float"),
@@ -626,9 +625,6 @@ def evaluate(node, env=None):
             return max(args)
         if fn == "abs":
             return abs(args[0]) if isinstance(args[0], float) else _wrap(abs(args[0]))
-        if fn == "align":
-            x, n = args
-            return x if n <= 0 else _wrap(_c_div(_wrap(x + n - 1), n) * n)
         if fn == "bitmask":
             lo, hi = max(args[0], 0), min(args[1], 63)
             return 0 if lo > hi else _wrap(((1 << (hi + 1)) - 1) & ~((1 << lo) - 1))

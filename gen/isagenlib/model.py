@@ -135,7 +135,7 @@ class Field:
     pieces: list               # [(lo, width)], least significant piece first
     type: TypeRef
     count: int = 1             # array elements
-    stride: int = 0            # bits between elements (default: width)
+    stride: int = 0            # bits between elements: the width (elements follow each other)
     default: Optional[int] = None
     expect: Optional[int] = None
     expect_severity: str = "warning"
@@ -241,7 +241,6 @@ class Match:
     field_path: Optional[str]
     pieces: Optional[list]
     value_text: str
-    mask_text: Optional[str]
     loc: Loc
     src: List[str] = dc_field(default_factory=list)  # its own and its <when>'s
     # resolved: bit mask and value over the owning struct's bits
@@ -288,7 +287,6 @@ class Variant:
     priority: int
     fallback: bool
     path_named: bool                # fields listed under the variant's name (always for an overlay's views)
-    length_text: Optional[str]
     whens: list                     # [[Match]] -- OR of ANDs
     members: list                   # Field and Use, document order
     rules: List[Rule]
@@ -301,9 +299,6 @@ class Variant:
     index: int = 0                  # 1-based; 0 means "no variant"
     lets: list = dc_field(default_factory=list)
     operands: list = dc_field(default_factory=list)
-    # parsed
-    length: object = None
-    length_loc: Optional[Loc] = None
     # links
     owner: object = None            # the Struct
     # resolved: the (mask, value) bit patterns that select it
@@ -358,7 +353,7 @@ class Struct:
 
     @property
     def variable_length(self):
-        return self.length_text is not None or any(v.length_text for v in self.variants)
+        return self.length_text is not None
 
 
 @model
@@ -368,7 +363,6 @@ class Item:
     present_text: Optional[str]
     count_text: Optional[str]
     max: Optional[int]
-    align: int
     doc: str
     src: List[str]
     loc: Loc

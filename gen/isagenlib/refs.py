@@ -146,8 +146,8 @@ class LetValue:
 @dataclass(eq=False)
 class ContextValue:
     """A built-in context variable: $offset, $index, $size, $last,
-    $program_size, $listing of a unit in a program; $pos (bits of the
-    sequence decoded so far) and $size (a sequence's size, in <derive>s)."""
+    $program_size, $listing of a unit in a program; $size (a sequence's
+    size, in <derive>s)."""
     name: str
     type: str = "int"
 

@@ -21,8 +21,7 @@ their arguments: local operands of the struct first, then global ones.
 What a scope knows of the program around the unit is its context: a unit
 printed or checked in a program knows $offset, $index... and the stream's
 states and options (UNIT); what decodes or encodes a unit alone knows none
-of them (NO_CONTEXT), except $pos while a sequence decodes its items and
-$size in a sequence's <derive>s.
+of them (NO_CONTEXT), except $size in a sequence's <derive>s.
 """
 
 from . import expr as X
@@ -40,7 +39,6 @@ CONTEXT_VARS = {
 
 UNIT = "unit"           # a unit in a program: ctx, states, options
 NO_CONTEXT = ()         # nothing around the unit
-DECODING = ("pos",)     # while a sequence decodes: $pos
 DERIVING = ("size",)    # a sequence's <derive>: $size
 
 

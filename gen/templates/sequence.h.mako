@@ -36,9 +36,6 @@ static inline size_t ${name(q, 'size_bits')}(const ${S} *v)
 {
    size_t pos = 0;
 % for it in q.items:
-%   if it.align > 1:
-   pos = (size_t)isa_x_align((int64_t)pos, ${it.align});
-%   endif
 %   if it.count is not None:
    for (unsigned i = 0; i < v->${count(it)} && i < ${it.max}; i++)
       pos += ${name(it.type.target, 'size_bits')}(&v->${it.name}[i]);
@@ -120,15 +117,6 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
    for (pass = 0; pass < ${2 if q.derives else 1}; pass++) {
       pos = start;
 % for it in q.items:
-%   if it.align > 1:
-      {
-         size_t aligned = start + (size_t)isa_x_align((int64_t)(pos - start), ${it.align});
-         if (aligned > cap * 8)
-            return isa_fail(err, ISA_ERR_NOSPACE, ${g.c_string(q.name)}, ${g.c_string(it.name)}, "output buffer too small");
-         isa_bits_zero(buf, pos, aligned - pos);
-         pos = aligned;
-      }
-%   endif
 %   if it.count is not None:
       if (tmp.${count(it)} > ${it.max})
          return isa_fail(err, ISA_ERR_LIMIT, ${g.c_string(q.name)}, ${g.c_string(it.name)}, "count exceeds max");

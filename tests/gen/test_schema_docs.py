@@ -56,18 +56,18 @@ EXTRAS = """<?xml version="1.0"?>
     <field name="h" bits="5" type="bool"/>
     <mbz bits="6" severity="warning"/>
     <mbo bits="7"/>
-    <field name="k" bits="8..9" type="uint" count="2" stride="2"/>
+    <field name="k" bits="8..9" type="uint" count="2"/>
     <reserved bits="12..15"/>
     <rule name="r" check="1" when="1" severity="info" field="f" message="m"/>
   </struct>
   <struct name="T" bits="8" min-length="8">
     <field name="a" bits="0..6" type="uint"/>
     <fixed bits="7" value="1" shared="false"/>
-    <variant name="v1" priority="1" path="named" length="8"><when><match bits="0..3" value="0b00x1" mask="0xf"/></when></variant>
+    <variant name="v1" priority="1" path="named"><when><match bits="0..3" value="0b00x1"/></when></variant>
     <variant name="v2" fallback="true"/>
   </struct>
   <sequence name="Seq" align="8" size="(8 + 8) * 1">
-    <item name="s" type="S" align="8"/>
+    <item name="s" type="S"/>
     <item name="t" type="T" count="0" max="1" padding="true"/>
     <derive field="s.f" value="0"/>
   </sequence>

@@ -215,7 +215,7 @@ COMPARE = {"==": "isa_x_eq", "!=": "isa_x_ne", "<": "isa_x_lt", "<=": "isa_x_le"
 ARITH = {"+": "isa_x_add", "-": "isa_x_sub", "*": "isa_x_mul", "/": "isa_x_div", "%": "isa_x_mod",
          "<<": "isa_x_shl", ">>": "isa_x_shr"}
 HELPERS = {"bit": "isa_x_bit", "bits": "isa_x_bits", "popcount": "isa_x_popcount", "sext": "isa_x_sext",
-           "min": "isa_x_min", "max": "isa_x_max", "abs": "isa_x_abs", "align": "isa_x_align",
+           "min": "isa_x_min", "max": "isa_x_max", "abs": "isa_x_abs",
            "bitmask": "isa_x_bitmask", "half": "isa_half_to_double", "f32": "isa_f32_to_double",
            "f64": "isa_f64_to_double"}
 

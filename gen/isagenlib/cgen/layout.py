@@ -221,20 +221,12 @@ class Layout:
 
     def length_code(self, s, target):
         """Lines setting `target` (an int64_t declared before) to the length
-        s says it has, in its selected variant."""
-        if not any(v.length is not None for v in s.variants):
-            return self.length_lines(s, None, target)
-        lines = ["switch (v->variant) {"]
-        for v in s.variants:
-            lines.append(f"case {self.names.vconst(s, v)}:")
-            lines += ["   " + ln for ln in self.length_lines(s, v, target)] + ["   break;"]
-        lines.append("default:")
-        lines += ["   " + ln for ln in self.length_lines(s, None, target)] + ["   break;", "}"]
-        return lines
+        s says it has."""
+        return self.length_lines(s, target)
 
-    def length_lines(self, s, variant, target):
-        """Lines `target = <the length of s (in variant)>;`."""
-        node = variant.length if variant is not None and variant.length is not None else s.length
+    def length_lines(self, s, target):
+        """Lines `target = <the length of s>;`."""
+        node = s.length
         if node is None:
             return [f"{target} = {s.bits};"]
         return assign_lines(f"{target} = ", node, Env(self.names, context={}))

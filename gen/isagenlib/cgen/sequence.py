@@ -15,7 +15,6 @@ from .cexpr import Env
 from .cwriter import Block, place_lets
 from .names import c_string, count_member, has_member
 
-DECODE_CONTEXT = {"pos": "(int64_t)(pos - start)"}
 
 
 class SequenceCode:
@@ -31,7 +30,7 @@ class SequenceCode:
 
     def decode_lines(self, seq):
         """Statements decoding every item, in order."""
-        env = Env(self.names, context=DECODE_CONTEXT)
+        env = Env(self.names, context={})
         body = Block()
         for it in seq.items:
             b = body.sub(f"{{ /* item {it.name} */", barrier=True)
@@ -42,8 +41,6 @@ class SequenceCode:
     def item_decode(self, b, seq, it, env):
         t = it.type.target
         dec = self.names.fn(t, "decode")
-        if it.align > 1:
-            b.line(f"pos = start + (size_t)isa_x_align((int64_t)(pos - start), {it.align});")
         if it.count is not None:
             b.stmt("int64_t n = ", E.compile(it.count, env))
             b.line(f"if (n < 0 || n > {it.max})")

@@ -9,7 +9,7 @@ format enum of a substitution (Subst.fmt_enum).
 
 from .. import expr as X
 from .. import template as T
-from ..resolve import CONTEXT_VARS, DECODING, DERIVING, NO_CONTEXT
+from ..resolve import CONTEXT_VARS, DERIVING, NO_CONTEXT
 from ..model import Struct
 
 
@@ -135,8 +135,6 @@ class ExprChecker:
             self.lets(v.lets, {m.name: m for m in v.members + s.members + s.lets})
             for o in v.operands:
                 self.operand(o)
-            if v.length is not None:
-                self.expr(v.length, self.resolver.struct_scope(s, v, context=NO_CONTEXT), v.length_loc, "length")
             self.uses(v.uses, vscope)
             self.rules_and_displays(v.rules, v.displays, vscope)
 
@@ -144,7 +142,7 @@ class ExprChecker:
 
     def sequence(self, seq):
         for k, it in enumerate(seq.items):
-            scope = self.resolver.sequence_scope(seq, visible=seq.items[:k], context=DECODING)
+            scope = self.resolver.sequence_scope(seq, visible=seq.items[:k], context=NO_CONTEXT)
             if it.present is not None:
                 self.expr(it.present, scope, it.present_loc, "present")
             if it.count is not None:

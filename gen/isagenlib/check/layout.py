@@ -237,6 +237,3 @@ class LayoutChecker:
                 self.error(self.aloc(s, "length-flag"), "length-flag needs min-length (the short form, in bits)")
         elif s.length is not None and s.min_length is None:
             self.error(self.aloc(s, "length"), "a variable length needs min-length (the shortest encoding, in bits)")
-        for v in s.variants:
-            if v.length is not None and s.min_length is None:
-                self.error(v.loc, f"variant '{v.name}' has a length, so struct '{s.name}' needs min-length")

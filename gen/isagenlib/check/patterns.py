@@ -230,15 +230,9 @@ class PatternLowering:
                     value |= (ch == "1") << i
         else:
             value = X.parse_int(text)
-            mask = X.parse_int(m.mask_text) if m.mask_text is not None else (1 << width) - 1
+            mask = (1 << width) - 1
             if value < 0 or value >= (1 << width):
                 self.error(m.loc, f"match value {text} does not fit {width} bits")
-                return 0, 0
-            if mask >= (1 << width) or mask < 0:
-                self.error(m.loc, f"match mask {m.mask_text} does not fit {width} bits")
-                return 0, 0
-            if value & ~mask:
-                self.error(m.loc, f"match value {text} has bits outside mask {m.mask_text}")
                 return 0, 0
         amask = avalue = 0
         for k, p in enumerate(positions):
