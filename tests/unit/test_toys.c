@@ -77,6 +77,22 @@ Test(toy_bundle, packing_computes_the_control_word)
    cr_assert_str_eq(err.field, "bias");
 }
 
+Test(toy_bundle, an_unsigned_fixed_point_field_with_a_default)
+{
+   struct toy_bundle_Control c;
+   uint8_t out[4];
+   struct isa_error err;
+   toy_bundle_Control_init(&c);
+   cr_assert_eq(c.scale, 4, "default=\"4\": 1.0 in quarters");
+   cr_assert_eq(check_unit(&toy_bundle_Control_desc, &c).n, 0u);
+   c.scale = 10; /* 2.5 */
+   cr_assert_eq(toy_bundle_Control_pack_checked(&c, out, sizeof out, NULL, &err), ISA_OK);
+   cr_assert_eq(isa_load_le32(out) >> 17 & 0xf, 10u);
+   cr_assert_str_eq(check_unit(&toy_bundle_Control_desc, &c).text, "info scale-large scale: scale 2.5 is above 2.0\n");
+   c.scale = 16; /* 4.0 does not fit 4 bits of quarters */
+   cr_assert_eq(toy_bundle_Control_pack_checked(&c, out, sizeof out, NULL, &err), ISA_ERR_RANGE);
+}
+
 Test(toy_bundle, a_count_that_disagrees_with_the_units_is_an_error)
 {
    struct toy_bundle_Bundle d;
