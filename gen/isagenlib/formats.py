@@ -13,7 +13,9 @@ are below, then the struct's):
 * bits of F's <reserved>, <mbz> and <mbo> that the struct's own members
   occupy are no longer reserved (a family member that gives meaning to
   unknown bits says so by declaring the field);
-* F's displays are used unless the struct has its own.
+* F's displays are used unless the struct has its own;
+* the bit-holding members end up in bit order (the order of their first
+  bits), so the C struct reads as the encoding does.
 
 This runs on the XML tree after the version is selected and before the
 model is built, so every later stage sees ordinary structs.  The copies
@@ -52,6 +54,11 @@ def _ranges(bits):
             run = [b, b]
             out.append(run)
     return " ".join(str(lo) if lo == hi else f"{lo}..{hi}" for lo, hi in out)
+
+
+def _first_bit(el):
+    m = _PIECE_RE.search(el.get("bits", "")) if el.tag in OCCUPYING_TAGS else None
+    return int(m.group(1)) if m else 1 << 30
 
 
 class Expander:
@@ -192,7 +199,9 @@ class Expander:
             if s.get(a) is None:
                 s.set(a, v)
         own = [c for c in s if isinstance(c.tag, str) and c.tag not in ("doc", "override")]
-        merged = self.merge(inherited, own)
+        # members in bit order, wherever they were declared, so the C struct
+        # reads as the encoding does; lets, rules and displays keep their order
+        merged = sorted(self.merge(inherited, own), key=_first_bit)
         for c in own:
             s.remove(c)
         for c in merged:

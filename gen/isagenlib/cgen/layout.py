@@ -7,6 +7,8 @@ header of 456 fields is 456 constant shift-and-mask statements.  A nested
 struct that has variants stays `Nested`: its own unpack selects them.
 """
 
+import re
+
 from ..check.layout import logical_positions
 from ..model import Field
 from .cexpr import Env, c_int
@@ -248,10 +250,32 @@ def comment(text):
     return text.replace("*/", "* /").replace("/*", "/ *")
 
 
+def paragraphs(text):
+    """A doc's paragraphs: lines joined up to a blank line, so how the XML
+    happens to wrap its text (isagen fmt) does not matter; a line that
+    starts a list item ('-', '*', '|', '1.') starts a paragraph of its own."""
+    out, cur = [], []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or re.match(r"([-*|]|\d+\.)\s", line):
+            if cur:
+                out.append(" ".join(cur))
+            cur = [line] if line else []
+            if not line:
+                out.append("")
+            continue
+        cur.append(line)
+    if cur:
+        out.append(" ".join(cur))
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
 def doc_comment(lead, doc, indent="", width=100):
-    """A C comment `/* lead: the doc's first line */`, wrapped to width."""
+    """A C comment `/* lead: the doc's first paragraph */`, wrapped to width."""
     import textwrap
-    first = doc.splitlines()[0] if doc else ""
+    first = paragraphs(doc)[0] if doc else ""
     text = comment(f"{lead}: {first}" if first and lead else (lead or first))
     lines = textwrap.wrap(text, width - len(indent) - 3, break_long_words=True, break_on_hyphens=False) or [""]
     if len(lines) == 1:
@@ -263,7 +287,7 @@ def block_comment_lines(text, width=100):
     """Lines ' * ...' of a doc text inside a block comment, wrapped."""
     import textwrap
     out = []
-    for para in text.splitlines():
+    for para in paragraphs(text):
         out += [f" * {ln}" for ln in textwrap.wrap(comment(para), width - 3, break_on_hyphens=False)] or [" *"]
     return out
 
