@@ -132,7 +132,7 @@ class PatternLowering:
             if not a.shadowed:
                 cands.append((a, a.priority, pats))
         if len(cands) > 1 and len(self.diags.errors) == errors_before:
-            self.check_patterns(cands, "alternatives", f"choice '{ch.name}'")
+            self.check_patterns(cands, "alternatives", f"choice '{ch.name}'", ch.ordered)
         for a in ch.alts:
             if a.shadowed and not a.first and a.type.target is not None and len(self.diags.errors) == errors_before:
                 # it must really be: each of its patterns inside one of another's
@@ -257,8 +257,9 @@ class PatternLowering:
 
     # ---------------------------------------------------------------- overlaps and shadowing
 
-    def check_patterns(self, cands, what, owner_desc):
-        """cands: [(obj, priority, [(mask, value)])]"""
+    def check_patterns(self, cands, what, owner_desc, ordered=False):
+        """cands: [(obj, priority, [(mask, value)])]; ordered: priorities
+        are the document order (an ordered choice), so say that."""
         n = len(cands)
         for i in range(n):
             for j in range(i + 1, n):
@@ -301,4 +302,5 @@ class PatternLowering:
                 shadowed_by = by
             if shadowed_by is not None:
                 self.error(obj.loc, f"{what[:-1]} '{obj.name}' of {owner_desc} can never match: "
-                                    f"'{shadowed_by.name}' has a higher priority and matches all of its bits")
+                                    f"'{shadowed_by.name}' "
+                                    f"{'comes before it' if ordered else 'has a higher priority'} and matches all of its bits")
