@@ -23,6 +23,7 @@ suite checks this for every spec), only how it is written:
 * `&`, `<` and `"` are escaped, nothing else (`>` reads better raw).
 """
 
+import copy
 import os
 import re
 import textwrap
@@ -409,7 +410,6 @@ class Formatter:
 
 
 def _copy(el):
-    import copy
     return copy.deepcopy(el)
 
 

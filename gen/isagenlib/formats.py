@@ -84,14 +84,9 @@ class Expander:
         for s in root.findall("struct"):
             for name in (s.get("extends") or "").split():
                 members.setdefault(name, []).append(s.get("name"))
-        members = {}  # format name -> the structs that extend it directly, in document order
-        for s in root.findall("struct"):
-            for name in (s.get("extends") or "").split():
-                members.setdefault(name, []).append(s.get("name"))
         for s in root.findall("struct"):
             if s.get("extends") is not None:
                 self.extend(s)
-        self.family_alts(members)
         self.family_alts(members)
         for f in list(root.findall("format")):
             self.members_of(f)  # reports problems of formats nothing extends
