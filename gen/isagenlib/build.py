@@ -16,7 +16,7 @@ from .model import (BUILTIN_TYPES, Alt, Case, Choice, Container, Derive, Display
                     Rule, Sequence, Source, Spec, State, StateSet, Stream, Struct, TypeRef, Use, Option,
                     Variant)
 
-_PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")
+PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")  # one piece of a bit list: lo or lo..hi
 
 
 def doc_text(element):
@@ -54,7 +54,7 @@ class Builder:
 
     def pieces(self, el, attr="bits"):
         out = []
-        for m in _PIECE_RE.finditer(el.get(attr)):
+        for m in PIECE_RE.finditer(el.get(attr)):
             lo = int(m.group(1))
             hi = int(m.group(2)) if m.group(2) is not None else lo
             if hi < lo:
@@ -246,9 +246,7 @@ class Builder:
         anonymous = el.get("name") is None
         lo = min(p[0] for p in pieces) if pieces else 0
         name = el.get("name") or f"{role}_{lo}"
-        width = sum(w for _, w in pieces)
         count = self.integer(el, "count") or 1
-        stride = None  # elements follow each other: the stride is the width
         if role == "field":
             tname = el.get("type")
             ftype = TypeRef(tname, tname if tname in BUILTIN_TYPES else "?")
@@ -261,7 +259,7 @@ class Builder:
         else:
             ftype = TypeRef("uint", "uint")
         f = Field(role=role, name=name, pieces=pieces, type=ftype, count=count,
-                  stride=stride if stride is not None else width, anonymous=anonymous,
+                  anonymous=anonymous,
                   doc=doc_text(el), src=self.src(el), loc=self.loc(el), element=el, owner=owner)
         if role == "field":
             f.default = self.integer(el, "default")
@@ -534,7 +532,6 @@ class Builder:
         if st.unit is None:
             self.error(self.doc.attr_loc(self.doc.root.find("stream"), "unit"),
                        f"unknown struct, sequence or choice '{st.unit_name}'")
-
 
     def mnemonic_columns(self, spec):
         """A choice's mnemonic-column pads the first word of every display

@@ -106,7 +106,7 @@ TABLE = {
                 "frac": By("same_type")},
     "Field": {
         "role": By("field_pair"), "name": By("members"), "pieces": By("field_pair"), "type": By("field_pair"),
-        "count": By("field_pair"), "stride": By("field_pair"), "default": By("field_pair"),
+        "count": By("field_pair"), "default": By("field_pair"),
         "expect": By("field_pair"), "expect_severity": By("field_pair"), "format": By("field_pair"),
         "value": By("field_pair"), "shared": Value("breaking", "fixed-shared-changed", "whether its fixed bits are a field's"),
         "severity": By("field_pair"), "anonymous": By("members"), "doc": Doc(), "src": Doc(), "loc": LOC,

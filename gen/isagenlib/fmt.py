@@ -18,6 +18,9 @@ suite checks this for every spec), only how it is written:
   it are dropped from templates, other spaces are text);
 * an operand case's `display` and a rule's `message` are attributes when
   they fit on their line, else a `<display>` or `<message>` child;
+* an element with one short childless child is one line (a family member
+  and its opcode bits: a row of a table); an operand's plain `<param>`s
+  share a line;
 * `<doc>` text keeps its lines, re-indented; a single line that does not
   fit is wrapped;
 * `&`, `<` and `"` are escaped, nothing else (`>` reads better raw).
@@ -30,9 +33,8 @@ import textwrap
 
 from lxml import etree
 
-WIDTH = 160  # the longest line the layout writes where it can break
+WIDTH = 160  # no line is longer where anything can be broken
 PROSE = 110  # doc text that must be wrapped is wrapped here
-LIMIT = 160
 RNG_NS = "{http://relaxng.org/ns/structure/1.0}"
 EXPR_ATTRS = {"check", "when", "value", "args", "length", "present", "count", "size", "index", "stop", "next"}
 TEMPLATE_ELEMENTS = {"display", "message"}
@@ -271,18 +273,20 @@ class Formatter:
     def open_tag(self, el, indent, close, attrs=None):
         """The start tag's lines (close: '>' or '/>')."""
         attrs = self.attrs(el) if attrs is None else attrs
-        # spacing in an expression means nothing (and a broken one reads back with runs of spaces)
-        attrs = [(k, " ".join(v.split()) if k in EXPR_ATTRS else v) for k, v in attrs]
+        # spacing in an expression means nothing (and a broken one reads back with runs of spaces);
+        # an <override>'s value may be any attribute's, text included
+        expr = EXPR_ATTRS if el.tag != "override" else ()
+        attrs = [(k, " ".join(v.split()) if k in expr else v) for k, v in attrs]
         parts = [f'{k}="{_esc_attr(v)}"' for k, v in attrs]
         one = " " * indent + "<" + el.tag + "".join(" " + p for p in parts) + close
-        if len(one) <= WIDTH or len(parts) <= 1 and len(one) <= LIMIT:
+        if len(one) <= WIDTH:
             return [one]
         lead = " " * (indent + len(el.tag) + 2)
         lines = []
         for i, (k, v) in enumerate(attrs):
             head = (" " * indent + "<" + el.tag + " ") if i == 0 else lead
             text = f'{k}="{_esc_attr(v)}"'
-            if len(head) + len(text) > WIDTH and k in EXPR_ATTRS:
+            if len(head) + len(text) > WIDTH and k in expr:
                 lines += self.broken_attr(head, k, v)
             else:
                 lines.append(head + text)

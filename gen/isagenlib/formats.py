@@ -24,23 +24,25 @@ inherited member is reported where the format declares it.
 """
 
 import copy
-import re
+
+from .build import PIECE_RE
 
 INHERITED_ATTRS = ("bits", "min-length", "length-flag", "length", "overlay", "src")
 RESERVED_TAGS = ("reserved", "mbz", "mbo")
 OCCUPYING_TAGS = ("field", "fixed") + RESERVED_TAGS
-_PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")
 
 
 def _bits(el):
-    out = set()
-    count = int(el.get("count", "1") or 1)
-    stride = int(el.get("stride", "0") or 0)
-    for m in _PIECE_RE.finditer(el.get("bits", "")):
+    """The bit positions a member occupies (array elements follow each other)."""
+    pieces = []
+    for m in PIECE_RE.finditer(el.get("bits", "")):
         lo = int(m.group(1))
-        hi = int(m.group(2)) if m.group(2) is not None else lo
-        for k in range(min(count, 4096)):
-            out.update(range(lo + k * stride, hi + 1 + k * stride))
+        pieces.append((lo, int(m.group(2)) if m.group(2) is not None else lo))
+    width = sum(hi - lo + 1 for lo, hi in pieces)
+    out = set()
+    for k in range(min(int(el.get("count", "1") or 1), 4096)):
+        for lo, hi in pieces:
+            out.update(range(lo + k * width, hi + 1 + k * width))
     return out
 
 
@@ -57,7 +59,7 @@ def _ranges(bits):
 
 
 def _first_bit(el):
-    m = _PIECE_RE.search(el.get("bits", "")) if el.tag in OCCUPYING_TAGS else None
+    m = PIECE_RE.search(el.get("bits", "")) if el.tag in OCCUPYING_TAGS else None
     return int(m.group(1)) if m else 1 << 30
 
 

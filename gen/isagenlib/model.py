@@ -135,7 +135,6 @@ class Field:
     pieces: list               # [(lo, width)], least significant piece first
     type: TypeRef
     count: int = 1             # array elements
-    stride: int = 0            # bits between elements: the width (elements follow each other)
     default: Optional[int] = None
     expect: Optional[int] = None
     expect_severity: str = "warning"
@@ -157,6 +156,11 @@ class Field:
     @property
     def width(self):
         return sum(w for _, w in self.pieces)
+
+    @property
+    def stride(self):
+        """Bits between array elements: they follow each other."""
+        return self.width
 
     @property
     def enum(self):

@@ -26,7 +26,7 @@ class Canonical(unittest.TestCase):
         for path in SPECS:
             with open(path, encoding="utf-8") as f:
                 for n, line in enumerate(f, 1):
-                    self.assertLessEqual(len(line.rstrip("\n")), fmt.LIMIT, f"{os.path.relpath(path, ROOT)}:{n}")
+                    self.assertLessEqual(len(line.rstrip("\n")), fmt.WIDTH, f"{os.path.relpath(path, ROOT)}:{n}")
 
     def test_few_priorities(self):
         """Order says which alternative wins; priority= only where it cannot."""

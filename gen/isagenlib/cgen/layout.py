@@ -224,10 +224,6 @@ class Layout:
     def length_code(self, s, target):
         """Lines setting `target` (an int64_t declared before) to the length
         s says it has."""
-        return self.length_lines(s, target)
-
-    def length_lines(self, s, target):
-        """Lines `target = <the length of s>;`."""
         node = s.length
         if node is None:
             return [f"{target} = {s.bits};"]

@@ -16,7 +16,6 @@ from .cwriter import Block, place_lets
 from .names import c_string, count_member, has_member
 
 
-
 class SequenceCode:
     def __init__(self, names, layout):
         self.names = names
