@@ -98,6 +98,14 @@ class Layouts(unittest.TestCase):
         reserved = sorted(p for m in abs_.members if m.role == "reserved" for p in m.pieces)
         self.assertEqual(reserved, [(8, 2), (13, 1), (15, 1)], "bits 10..12 and 14 are no longer reserved")
 
+    def test_an_array_carves_every_element(self):
+        spec = load(SHARED.replace("{body}", """
+  <format name="Wide" bits="12"><fixed bits="0..3" value="1"/><reserved bits="4..11"/></format>
+  <struct name="lanes" extends="Wide"><field name="lane" bits="4..5" type="uint" count="3"/></struct>
+  <choice name="I"><alt type="lanes"/></choice>"""))
+        members = spec.type_named("lanes").members
+        self.assertEqual([(m.role, m.pieces) for m in members if m.role == "reserved"], [("reserved", [(10, 2)])])
+
     def test_display_is_inherited_unless_given(self):
         self.assertEqual(T.text_of(self.struct("abs").displays[0].parts), "{pad 6}un{end} {Src(a)}")
         self.assertEqual(T.text_of(self.struct("neg").displays[0].parts), "{pad 6}neg{end} {Src(a)}")
