@@ -5,6 +5,9 @@
 #   make check    the above, then every test (also under ASan + UBSan)
 #   make bench    pack/unpack/decode timings against hand-written baselines
 #   make fuzz     libFuzzer targets for every spec (FUZZ_SECONDS each)
+#   make spec-review [BASE=REV]
+#                 the semantic diff of every spec against BASE (default
+#                 origin/main); fails on a breaking change (docs/diff.md)
 #   make clean    remove out/
 
 # Every xml/*.xml is built, as of its default version (spec NAME) and of
@@ -56,7 +59,7 @@ CLI_SRC := $(wildcard runtime/cli/*.c)
 LIB_OBJ := $(RT_SRC:runtime/src/%.c=$(OUT)/obj/rt/%.o) $(GEN_C:$(OUT)/gen/%.c=$(OUT)/obj/gen/%.o)
 CLI_OBJ := $(CLI_SRC:runtime/cli/%.c=$(OUT)/obj/cli/%.o)
 
-.PHONY: all deps lib cli headers check test-gen test-c test-cli test-new-spec test-asan test-cxx bench fuzz clean
+.PHONY: all deps lib cli headers spec-review check test-gen test-c test-cli test-new-spec test-asan test-cxx bench fuzz clean
 .DELETE_ON_ERROR:
 
 all: deps lib cli headers
@@ -129,6 +132,16 @@ headers: $(RT_HDR) $(GEN_H)
 	@mkdir -p $(OUT)/include/isagen
 	@cp runtime/include/isagen/*.h $(OUT)/include/isagen/
 	@cp $(GEN_H) $(OUT)/include/
+
+# The CI recipe of docs/diff.md: every spec against BASE, every version,
+# failing on a breaking change (a spec new since BASE is skipped).
+BASE ?= origin/main
+spec-review: deps
+	@status=0; for f in $(SPEC_FILES); do \
+	  if git cat-file -e "$(BASE):$$f" 2>/dev/null; then \
+	    $(ISAGEN) diff --all-versions --fail-on breaking "$$f@$(BASE)" "$$f" || status=1; \
+	  else echo "$$f: new since $(BASE)"; fi; \
+	done; exit $$status
 
 # ---- tests ------------------------------------------------------------------------
 

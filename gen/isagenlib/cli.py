@@ -186,8 +186,10 @@ def parse_side(arg):
 
 def load_side(arg, schema, tmpdir):
     """The spec a diff side names, how to call it in the report, and a
-    function that loads it again under another name (for --corpus)."""
-    path, rev, version = parse_side(arg)
+    function load(version, name) that loads the same file again in another
+    version (None: the side's) or under another name (for --corpus), giving
+    (spec, how to call it)."""
+    path, rev, side_version = parse_side(arg)
     shown = path + (f"@{rev}" if rev else "")
     local = path
     if rev:
@@ -204,37 +206,96 @@ def load_side(arg, schema, tmpdir):
             f.write(blob.stdout)
     else:
         shown = display_name(path)
-    reload = lambda name=None: load_spec(local, schema, shown, version, name)
-    spec = reload()
-    if spec.version:
-        shown += f":{spec.version}"
-    return spec, shown, reload
+
+    def load(version=None, name=None):
+        spec = load_spec(local, schema, shown, version or side_version, name)
+        return spec, shown + (f":{spec.version}" if spec.version else "")
+    spec, named = load()
+    return spec, named, load
 
 
 def cmd_diff(args):
     from . import diff, diffreport
+    reports, found = [], []
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            old, old_name, old_reload = load_side(args.old, args.schema, tmp)
-            new, new_name, new_reload = load_side(args.new, args.schema, tmp)
+            old, old_name, old_load = load_side(args.old, args.schema, tmp)
+            new, new_name, new_load = load_side(args.new, args.schema, tmp)
+            sides = [(old, old_name, new, new_name, None)]
+            if args.all_versions:
+                if parse_side(args.old)[2] or parse_side(args.new)[2]:
+                    print("isagen diff: --all-versions compares every version: name none on the sides",
+                          file=sys.stderr)
+                    return 2
+                names = [v for v in new.versions if v in old.versions]
+                sides = [old_load(v) + new_load(v) + (v,) for v in names] or sides
         except SpecError as e:
             for d in e.diagnostics:
                 print(d, file=sys.stderr)
             return 2
-        changes = diff.diff(old, new)
-        corpus = None
-        if args.corpus:
-            from . import diffcorpus
-            try:
-                corpus = diffcorpus.compare(old_reload, new_reload, args.corpus, tmp)
-            except diffcorpus.CorpusError as e:
-                print(f"isagen diff: {e}", file=sys.stderr)
-                return 2
-    sys.stdout.write(diffreport.FORMATS[args.format](old_name, new_name, changes, corpus))
-    if args.fail_on:
-        found = [c.cls for c in changes] + [e["class"] for e in (corpus or {}).get("changed", [])]
-        if diffreport.fails(found, args.fail_on):
-            return 1
+        for old, old_name, new, new_name, version in sides:
+            changes, entries = diff.report(old, new)
+            corpus = None
+            if args.corpus:
+                from . import diffcorpus
+                try:
+                    renames = {c.old: c.new for c in changes if c.kind == "encoding-renamed"}
+                    meaning = {c.where for c in changes if c.cls == "breaking" and c.kind.startswith("field-")}
+                    corpus = diffcorpus.compare(lambda name: old_load(version, name)[0],
+                                                lambda name: new_load(version, name)[0], args.corpus, tmp, renames,
+                                                meaning)
+                except diffcorpus.CorpusError as e:
+                    print(f"isagen diff: {e}", file=sys.stderr)
+                    return 2
+            if args.no_locations:
+                for c in changes:
+                    c.old_at = c.new_at = None
+                for e in entries:
+                    e.old_at = e.new_at = None
+            reports.append(diffreport.FORMATS[args.format](old_name, new_name, entries, changes, corpus,
+                                                           args.link_base))
+            found += [c.cls for c in changes] + [e["class"] for e in (corpus or {}).get("changed", [])]
+    if args.format == "json" and args.all_versions:
+        sys.stdout.write("[\n" + ",\n".join(r.rstrip("\n") for r in reports) + "\n]\n")
+    else:
+        sys.stdout.write("\n".join(reports))
+    if args.fail_on and diffreport.fails(found, args.fail_on):
+        return 1
+    return 0
+
+
+def cmd_git_diff(args):
+    """Git's external diff driver (docs/diff.md#git): PATH OLD-FILE OLD-HEX
+    OLD-MODE NEW-FILE NEW-HEX NEW-MODE, a side that does not exist being
+    /dev/null.  Prints the semantic diff of every version both sides have;
+    a side that does not load is said, not fatal (git stops at a driver
+    that fails)."""
+    from . import diff, diffreport
+    if len(args.args) < 7:
+        print("isagen git-diff: git passes PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE; set it as "
+              "diff.isagen.command (docs/diff.md#git)", file=sys.stderr)
+        return 2
+    path, old_file, old_hex, new_file, new_hex = args.args[0], args.args[1], args.args[2], args.args[4], args.args[5]
+    short = lambda h: h[:12] if h.strip("0.") else "worktree"
+    sys.stdout.write(f"isagen diff a/{path} b/{path}\n")
+    if old_file == "/dev/null" or new_file == "/dev/null":
+        sys.stdout.write(f"{path}: spec file {'added' if old_file == '/dev/null' else 'removed'}\n")
+        return 0
+    try:
+        old = load_spec(old_file, args.schema, f"{path}@{short(old_hex)}")
+        new = load_spec(new_file, args.schema, path)
+        names = [v for v in new.versions if v in old.versions] or [None]
+        for version in names:
+            a = old if version in (None, old.version) else load_spec(old_file, args.schema, f"{path}@{short(old_hex)}",
+                                                                     version)
+            b = new if version in (None, new.version) else load_spec(new_file, args.schema, path, version)
+            changes, entries = diff.report(a, b)
+            suffix = f":{version}" if version else ""
+            sys.stdout.write(diffreport.text(f"{path}@{short(old_hex)}{suffix}", f"{path}{suffix}", entries, changes))
+    except SpecError as e:
+        sys.stdout.write(f"{path}: no semantic diff, a side does not load:\n")
+        for d in e.diagnostics:
+            sys.stdout.write(f"  {d}\n")
     return 0
 
 
@@ -302,9 +363,22 @@ def main(argv=None):
     dif.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     dif.add_argument("--fail-on", choices=("breaking", "compatible", "cosmetic", "doc"),
                      help="exit 1 if a change of this class or a worse one is found")
+    dif.add_argument("--link-base", metavar="URL",
+                     help="Markdown links to FILE@REV sides go to URL/PATH#LINE, {rev} in URL replaced by the "
+                          "revision (e.g. https://github.com/OWNER/REPO/blob/{rev}); files as they are get links "
+                          "relative to the repository")
+    dif.add_argument("--all-versions", action="store_true",
+                     help="compare every version both sides declare, one report each (a JSON array with --format json)")
+    dif.add_argument("--no-locations", action="store_true",
+                     help="leave out file:line (for reports kept as expected outputs, stable across edits)")
     dif.add_argument("--corpus", action="append", default=[],
                      help="a JSON Lines corpus (its records' hex) or a raw binary program: list the entries "
                           "that decode or print differently (repeatable; builds both versions with cc)")
     dif.set_defaults(func=cmd_diff)
+    gd = sub.add_parser("git-diff", help="git's external diff driver: the semantic diff in `git diff` "
+                                         "(docs/diff.md#git)")
+    gd.add_argument("args", nargs="+", metavar="ARG",
+                    help="what git passes: PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE [...]")
+    gd.set_defaults(func=cmd_git_diff)
     args = p.parse_args(argv)
     return args.func(args)

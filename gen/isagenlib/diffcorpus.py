@@ -82,14 +82,17 @@ def decode_all(exe, name, programs):
     return [json.loads(x) for x in lines]
 
 
-def differences(a, b):
-    """What differs between one program's results on both sides."""
+def differences(a, b, renames=None):
+    """What differs between one program's results on both sides; units
+    whose encoding was only renamed (`renames`: old name -> new) are the
+    same encoding."""
+    renames = renames or {}
     what = []
     if a["ok"] != b["ok"]:
         what.append("decodes" if b["ok"] else "no longer decodes")
     ua, ub = a.get("units") or [], b.get("units") or []
-    shape = lambda us: [(u["offset"], u["size"], u["name"]) for u in us]
-    if shape(ua) != shape(ub):
+    layout = lambda us, names: [(u["offset"], u["size"], names.get(u["name"], u["name"])) for u in us]
+    if layout(ua, renames) != layout(ub, {}):
         what.append("encodings")
     else:
         for x, y in zip(ua, ub):
@@ -106,17 +109,75 @@ def differences(a, b):
     return what
 
 
-def compare(old_reload, new_reload, paths, tmp):
-    """The corpus report: how many programs, and those that changed."""
+def first_difference(a, b):
+    """The first line where two printed programs differ, (old, new)."""
+    la, lb = a.split("\n"), b.split("\n")
+    for x, y in zip(la, lb):
+        if x != y:
+            return x, y
+    return (la[len(lb)] if len(la) > len(lb) else ""), (lb[len(la)] if len(lb) > len(la) else "")
+
+
+def pattern(entry):
+    """What kind of change an entry shows, the same for every entry changed
+    alike: the first differing line's mnemonic before and after ('mov ->
+    mov_imm'), with what differs; or the fields the printer does not show."""
+    a, b = entry["old"], entry["new"]
+    what = ", ".join(entry["what"])
+    if a["text"] == b["text"] and a["error"] == b["error"]:
+        return f"prints the same; unprinted fields differ: {', '.join(entry['fields'])}"
+    x, y = first_difference(a["text"] or "", b["text"] or "")
+    word = lambda line, err: ("(error)" if err and not line else line if line.startswith("<")
+                              else (line.split() or ["(nothing)"])[0])
+    m, n = word(x, a["error"]), word(y, b["error"])
+    return f"{m} -> {n} ({what})" if m != n else f"{m} ({what})"
+
+
+def differing_fields(a, b, renames=None):
+    """The fields whose values differ between the two sides' units, as
+    ENCODING.FIELD (the encoding by its new name)."""
+    out = []
+    for x, y in zip(a.get("units") or [], b.get("units") or []):
+        fx, fy = x["fields"] or {}, y["fields"] or {}
+        out += [f"{y['name']}.{k}" for k in sorted(set(fx) | set(fy)) if fx.get(k) != fy.get(k)]
+    return sorted(set(out))
+
+
+def compare(old_reload, new_reload, paths, tmp, renames=None, meaning_changed=()):
+    """The corpus report: how many programs, those that changed, and the
+    patterns they changed in (with a count and examples each).  A unit
+    whose fields differ only in name is printed differently, unless the
+    model diff says such a field means something else now
+    (`meaning_changed`: 'ENCODING.FIELD' in the new names)."""
     programs = read_programs(paths)
     exe = build(old_reload(NAMES[0]), new_reload(NAMES[1]), tmp)
     before, after = decode_all(exe, NAMES[0], programs), decode_all(exe, NAMES[1], programs)
     changed = []
     for (pid, hexs), a, b in zip(programs, before, after):
-        what = differences(a, b)
+        what = differences(a, b, renames)
+        if "fields" in what and "decoding" not in what and set(differing_fields(a, b, renames)) & set(meaning_changed):
+            what.insert(what.index("fields"), "decoding")
         if what:
             breaking = any(w in ("decodes", "no longer decodes", "encodings", "decoding") for w in what)
             changed.append({"id": pid, "hex": hexs, "class": "breaking" if breaking else "cosmetic", "what": what,
                             "old": {"text": a["text"].rstrip("\n"), "error": a["error"]},
-                            "new": {"text": b["text"].rstrip("\n"), "error": b["error"]}})
-    return {"programs": len(programs), "changed": changed}
+                            "new": {"text": b["text"].rstrip("\n"), "error": b["error"]},
+                            "fields": differing_fields(a, b, renames)})
+    patterns = {}
+    for e in changed:
+        key = (e["class"], pattern(e))
+        patterns.setdefault(key, []).append(e)
+    order = sorted(patterns.items(), key=lambda kv: (kv[0][0] != "breaking", -len(kv[1]), kv[0][1]))
+    return {"programs": len(programs), "changed": changed,
+            "patterns": [{"class": cls, "pattern": p, "count": len(es),
+                          "examples": [example(e) for e in es[:EXAMPLES]]} for (cls, p), es in order]}
+
+
+EXAMPLES = 3
+
+
+def example(e):
+    if e["old"]["text"] == e["new"]["text"]:
+        return {"id": e["id"], "old": e["old"]["text"].split("\n")[0], "new": ", ".join(e["fields"])}
+    x, y = first_difference(e["old"]["text"] or e["old"]["error"] or "", e["new"]["text"] or e["new"]["error"] or "")
+    return {"id": e["id"], "old": x, "new": y}

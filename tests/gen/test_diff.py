@@ -6,6 +6,7 @@ tgsi.md §3-5, sph.md §6a) and leave alone what they call unchanged; the
 command's formats, --fail-on, FILE@REV and --corpus."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -68,6 +69,17 @@ def triples(cs):
     return {(c.cls, c.kind, c.where) for c in cs}
 
 
+def report(old_xml, new_xml):
+    """(changes, entries) of diff.report on two specs named old.xml and new.xml."""
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in (("old.xml", old_xml), ("new.xml", new_xml)):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        a = cli.load_spec(os.path.join(d, "old.xml"), display_path="old.xml")
+        b = cli.load_spec(os.path.join(d, "new.xml"), display_path="new.xml")
+        return diff.report(a, b)
+
+
 class Synthetic(unittest.TestCase):
     def expect(self, old_body, new_body, *want):
         got = changes(spec(old_body), spec(new_body))
@@ -111,6 +123,58 @@ class Synthetic(unittest.TestCase):
         self.expect(BASE, BASE.replace('"6..9" type="uint"', '"6..9" type="sint"'),
                     ("breaking", "field-retyped", "Alu.d"))
 
+    def test_must_be_zero_bits_becoming_a_field(self):
+        old = BASE.replace('<reserved bits="11..15"/>', '<mbz name="pad" bits="11..15"/>')
+        new = BASE.replace('<reserved bits="11..15"/>', '<field name="neg" bits="11" type="bool"/><mbz name="pad" '
+                           'bits="12..15"/>')
+        got = self.expect(old, new, ("compatible", "field-added", "Alu.neg"), ("compatible", "reserved-changed", "Alu.pad"))
+        self.assertIn("field neg of Alu added in bits 11, which were must be zero", [c.text for c in got])
+        # the same bits under the same name, a field now
+        self.expect(old, old.replace('<mbz name="pad" bits="11..15"/>', '<field name="pad" bits="11..15" type="uint"/>'),
+                    ("compatible", "field-defined", "Alu.pad"), ("cosmetic", "field-format-changed", "Alu.pad"))
+        # and back: a field's bits must be zero now
+        self.expect(new, old, ("breaking", "field-removed", "Alu.neg"), ("cosmetic", "reserved-changed", "Alu.pad"))
+
+    def test_fixed_bits_freed_into_unused_space(self):
+        # bit 3 of Alu's opcode was fixed to 0; as a field, Alu also decodes xxxx1001, which was nothing
+        new = BASE.replace('<fixed bits="0..3" value="1"/>', '<fixed bits="0..2" value="1"/><field name="w" bits="3" '
+                           'type="uint"/>')
+        got = self.expect(BASE, new, ("compatible", "fixed-bits-changed", "Alu"),
+                          ("compatible", "encoding-patterns-changed", "I.Alu"), ("compatible", "field-added", "Alu.w"))
+        self.assertIn("field w of Alu added in bits 3, which were fixed (to 0 in every old Alu)", [c.text for c in got])
+        # the other way round, Alu loses those patterns: breaking
+        self.expect(new, BASE, ("breaking", "fixed-bits-changed", "Alu"),
+                    ("breaking", "encoding-patterns-changed", "I.Alu"), ("breaking", "field-removed", "Alu.w"))
+
+    def test_fixed_bits_freed_into_another_encodings_space(self):
+        # Nop without its bit 0 also takes Alu's opcode 1: Alu is gone but for higher priority
+        new = BASE.replace('<fixed bits="0..3" value="0"/>', '<fixed bits="1..3" value="0"/><reserved bits="0"/>')
+        new = new.replace('<alt type="Alu"/>', '<alt type="Alu" priority="1"/>')
+        # Alu wins the patterns both take: nothing decodes differently, the fixed bit is only freed
+        self.expect(BASE, new, ("compatible", "fixed-bits-changed", "Nop"))
+        # Alu only fixed in bits 0..1: Nop, preferred now, takes its xx..0001 and leaves it the rest
+        wide = BASE.replace('<fixed bits="0..3" value="1"/>', '<fixed bits="0..1" value="1"/><reserved bits="2..3"/>')
+        low = wide.replace('<fixed bits="0..3" value="0"/>', '<fixed bits="1..3" value="0"/><reserved bits="0"/>')
+        low = low.replace('<alt type="Nop"/>', '<alt type="Nop" priority="1"/>')
+        self.expect(wide, low, ("breaking", "fixed-bits-changed", "Nop"), ("breaking", "encoding-patterns-changed", "I.Nop"),
+                    ("breaking", "encoding-patterns-changed", "I.Alu"))
+
+    def test_a_new_short_form(self):
+        # bit 11 was fixed to 1 and is the length flag now: every old Alu is still 24 bits long,
+        # and the patterns with the flag clear, which decoded as nothing, are 16-bit Alus
+        old = BASE.replace('<struct name="Alu" bits="16">', '<struct name="Alu" bits="24">').replace(
+            '<reserved bits="11..15"/>', '<fixed bits="11" value="1"/><reserved bits="12..23"/>')
+        new = BASE.replace('<struct name="Alu" bits="16">', '<struct name="Alu" bits="24" min-length="16" '
+                           'length-flag="L">').replace('<reserved bits="11..15"/>', '<field name="L" bits="11" '
+                                                       'type="bool"/><reserved bits="12..23"/>')
+        self.expect(old, new, ("compatible", "fixed-bits-changed", "Alu"), ("compatible", "length-changed", "Alu"),
+                    ("compatible", "encoding-patterns-changed", "I.Alu"), ("compatible", "field-added", "Alu.L"))
+        _, entries = report(spec(old), spec(new))
+        self.assertEqual([(e.cls, e.kind, len(e.changes)) for e in entries],
+                         [("compatible", "encoding-patterns-changed", 4)])
+        self.assertEqual(entries[0].text, "encoding Alu now also decodes bit patterns that decoded as nothing "
+                                          "(e.g. 0..3 = 0x1, 11 = 0)")
+
     def test_field_added_in_reserved_bits_and_removed(self):
         new = BASE.replace('<reserved bits="11..15"/>', '<field name="neg" bits="11" type="bool"/><reserved bits="12..15"/>')
         self.expect(BASE, new, ("compatible", "field-added", "Alu.neg"))
@@ -153,7 +217,7 @@ class Synthetic(unittest.TestCase):
         flag = BASE.replace('<struct name="Alu" bits="16">', '<struct name="Alu" bits="24" min-length="16" '
                             'length-flag="L">').replace('<reserved bits="11..15"/>',
                                                         '<field name="L" bits="11" type="bool"/><reserved bits="12..23"/>')
-        # (the same bit patterns still select Alu: with L clear, bits past 16 belong to the next unit)
+        # (the same bit patterns still select Alu, but those with L set are 24 bits long now)
         self.expect(BASE, flag, ("breaking", "length-changed", "Alu"), ("compatible", "field-added", "Alu.L"))
 
     def test_enum_values(self):
@@ -273,6 +337,77 @@ class ModelDriven(unittest.TestCase):
                 self.assertEqual(triples(changes(text, text.replace(old, new))), {want})
 
 
+class Entries(unittest.TestCase):
+    """One fact, one entry: related changes under their cause, with both
+    files' lines."""
+
+    def entries(self, old_body, new_body):
+        changes, entries = report(spec(old_body), spec(new_body))
+        # every change is in exactly one entry, and each entry says where it is
+        self.assertEqual(sorted(id(c) for e in entries for c in e.changes), sorted(id(c) for c in changes))
+        for e in entries:
+            self.assertRegex(e.old_at or "old.xml:1", r"^old\.xml:\d+$")
+            self.assertRegex(e.new_at or "new.xml:1", r"^new\.xml:\d+$")
+        return entries
+
+    def test_a_split_is_one_entry(self):
+        new = BASE.replace('<struct name="Nop" bits="16">\n    <fixed bits="0..3" value="0"/>\n    <reserved bits="4..15"/>',
+                           '<struct name="Nop" bits="16">\n    <fixed bits="0..4" value="0"/>\n    <reserved bits="5..15"/>')
+        new = new.replace("<choice", '<struct name="Halt" bits="16"><fixed bits="0..4" value="0x10"/><reserved '
+                          'bits="5..15"/></struct>\n  <struct name="Wait" bits="16"><fixed bits="0..5" value="0x20"/>'
+                          '<reserved bits="6..15"/></struct>\n  <choice').replace(
+            '<alt type="Nop"/>', '<alt type="Nop"/><alt type="Halt"/><alt type="Wait" priority="1"/>')
+        entries = self.entries(BASE, new)
+        self.assertEqual([(e.cls, e.where, e.text) for e in entries],
+                         [("breaking", "I.Nop", "encoding Nop split: 2 new encodings take some of its bit patterns: "
+                                                "Halt, Wait")])
+        self.assertEqual(sorted(c.kind for c in entries[0].changes),
+                         ["encoding-added", "encoding-added", "encoding-patterns-changed", "fixed-bits-changed"])
+
+    def test_a_rename_and_its_uses(self):
+        new = BASE.replace('name="d"', 'name="dd"').replace("r{d}", "r{dd}")
+        entries = self.entries(BASE, new)
+        self.assertEqual([(e.cls, e.kind, e.text) for e in entries],
+                         [("cosmetic", "field-renamed", "field d of Alu renamed to dd")])
+        self.assertEqual([c.text for c in entries[0].changes[1:]],
+                         ["Alu prints differently by default, following the rename: {d} → {dd}"])
+        # a display that changes beyond the rename is its own fact, shown without the rename
+        more = BASE.replace('name="d"', 'name="dd"').replace("{op} r{d}", "{op}.x r{dd}")
+        self.assertEqual([e.text for e in self.entries(BASE, more)],
+                         ['Alu prints differently by default: " r" → ".x r" (besides the renamed d)',
+                          "field d of Alu renamed to dd"])
+
+    def test_like_changes_are_listed_once(self):
+        new = BASE.replace("<choice", '<struct name="Mov" bits="16"><fixed bits="0..3" value="2"/><field name="d" '
+                           'bits="4..15" type="uint"/></struct>\n  <struct name="Jmp" bits="16"><fixed bits="0..3" '
+                           'value="3"/><field name="t" bits="4..15" type="uint"/></struct>\n  <choice').replace(
+            '<alt type="Nop"/>', '<alt type="Nop"/><alt type="Mov"/><alt type="Jmp"/>')
+        entries = self.entries(BASE, new)
+        self.assertEqual([(e.cls, e.text) for e in entries],
+                         [("compatible", "2 encodings of I added in bit patterns that decoded as nothing: Jmp, Mov")])
+
+    def test_the_same_change_in_several_places(self):
+        two = BASE.replace('<struct name="Nop" bits="16">\n    <fixed bits="0..3" value="0"/>\n    <reserved bits="4..15"/>',
+                           '<struct name="Nop" bits="16">\n    <fixed bits="0..3" value="0"/>\n    <field name="d" '
+                           'bits="6..9" type="uint"/>\n    <reserved bits="4..5"/><reserved bits="10..15"/>')
+        new = two.replace('bits="6..9" type="uint"', 'bits="6..9" type="Op4"').replace(
+            "<enum", '<enum name="Op4" width="4"><value name="Z" value="0"/></enum>\n  <enum')
+        entries = self.entries(two, new)
+        self.assertEqual([(e.cls, e.text) for e in entries],
+                         [("compatible", "enum Op4 added"),
+                          ("cosmetic", "field d of Alu is Op4 now, was uint: the same values, printed differently; "
+                                       "the same in Nop")])
+
+    def test_fields_cut_another_way_are_one_entry(self):
+        new = BASE.replace('<field name="d" bits="6..9" type="uint"/>\n    <field name="u2" bits="10" type="uint"/>',
+                           '<field name="a" bits="6..7" type="uint"/>\n    <field name="b" bits="8..10" type="uint"/>'
+                           ).replace("r{d}", "r{a}")
+        entries = self.entries(BASE, new)
+        self.assertEqual([(e.cls, e.kind, e.text) for e in entries][0],
+                         ("breaking", "fields-recut", "bits 6..10 of Alu are cut into fields another way: d (6..9) "
+                                                      "removed; u2 (10) removed; a (6..7) added; b (8..10) added"))
+
+
 class Real(unittest.TestCase):
     """The version histories the fact sheets describe."""
 
@@ -308,9 +443,11 @@ class Real(unittest.TestCase):
             (K, "encoding-renamed", "Instruction.TODO_stack_adjust"), (K, "display-changed", "mov_imm16"),
             (K, "display-changed", "mov_imm32"), (B, "encoding-split", "Instruction.ld_var"),
             (K, "display-changed", "bitop"), (K, "display-added", "bitop"),
-            # length changed
-            (B, "length-changed", "fadd32"), (B, "length-changed", "fadd16"), (B, "length-changed", "fmul32"),
-            (B, "length-changed", "fmul16"), (B, "length-changed", "TODO_ld_st_tile"),
+            # length changed: a new 32-bit form where there was nothing (every old one had L set),
+            # and ld_st_tile's flag in a formerly reserved bit (those with it set are longer now)
+            (C, "length-changed", "fadd32"), (C, "length-changed", "fadd16"), (C, "length-changed", "fmul32"),
+            (C, "length-changed", "fmul16"), (C, "fixed-bits-changed", "fadd16"), (C, "field-added", "fadd16.L"),
+            (C, "encoding-patterns-changed", "Instruction.fadd16"), (B, "length-changed", "TODO_ld_st_tile"),
             # new fields in former unknown bits
             (C, "field-added", "mov_imm32.kill"), (C, "field-added", "dfdx.kill"), (C, "field-added", "dfdy.kill"),
             (K, "field-renamed", "device_load.g"), (K, "field-renamed", "device_store.g"),
@@ -390,6 +527,31 @@ class Real(unittest.TestCase):
         breaking = {c.where for c in self.sph if c.cls == "breaking"}
         self.assertEqual(breaking, set(removed) | {"Header"})
 
+class Reviewed(unittest.TestCase):
+    """The reports in tests/gen/diff-reviews, read by hand once: the output
+    must not change without the file changing, and every entry needs a
+    reason in the .md beside it."""
+
+    REVIEWS = os.path.join(ROOT, "tests", "gen", "diff-reviews")
+
+    def check(self, name, old, new):
+        r = subprocess.run([ISAGEN, "diff", "--no-locations", old, new], cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(self.REVIEWS, name + ".txt"), encoding="utf-8") as f:
+            self.assertEqual(r.stdout, f.read(), f"the {name} report changed: review it (tests/gen/diff-reviews)")
+        with open(os.path.join(self.REVIEWS, name + ".md"), encoding="utf-8") as f:
+            reasons = set(re.findall(r"^- `([^`]+)`: \S", f.read(), re.M))
+        wheres = set(re.findall(r"^  (\S[^:]*): ", r.stdout, re.M))
+        self.assertEqual(wheres - reasons, set(), "entries with no reason in " + name + ".md")
+        self.assertEqual(reasons - wheres, set(), "reasons for entries that are gone from " + name + ".txt")
+
+    def test_agx_2021_to_4c5bae6(self):
+        self.check("agx-g13-2021-4c5bae6", "xml/agx-g13.xml:2021", "xml/agx-g13.xml:4c5bae6")
+
+    def test_sph_v3_to_v4(self):
+        self.check("nv-sph-v3-v4", "xml/nv-sph.xml:v3", "xml/nv-sph.xml:v4")
+
+
 class Command(unittest.TestCase):
     def run_isagen(self, *args, cwd=ROOT):
         return subprocess.run([ISAGEN, *args], cwd=cwd, capture_output=True, text=True)
@@ -405,10 +567,16 @@ class Command(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         doc = json.loads(r.stdout)
         self.assertEqual(doc["old"], "xml/agx-g13.xml:2021")
-        self.assertEqual(doc["summary"]["breaking"], sum(1 for c in doc["changes"] if c["class"] == "breaking"))
+        self.assertEqual(doc["summary"]["breaking"], sum(1 for e in doc["entries"] if e["class"] == "breaking"))
+        for i, e in enumerate(doc["entries"]):
+            self.assertTrue(all(doc["changes"][k]["entry"] == i for k in e["changes"]))
+        self.assertEqual(sorted(k for e in doc["entries"] for k in e["changes"]), list(range(len(doc["changes"]))))
         r = self.run_isagen("diff", "xml/agx-g13.xml:2021", "xml/agx-g13.xml", "--format", "markdown")
         self.assertIn("#### Breaking (", r.stdout)
-        self.assertIn("- `Instruction.fadd32`: encoding fadd renamed to fadd32", r.stdout)
+        self.assertRegex(r.stdout, r"- \*\*`Instruction.fadd32`\*\*: encoding fadd renamed to fadd32 \(old "
+                                   r"\[xml/agx-g13.xml:\d+\]\(xml/agx-g13.xml#L\d+\), new \[xml/agx-g13.xml:\d+\]"
+                                   r"\(xml/agx-g13.xml#L\d+\)\)")
+        self.assertNotIn("…", r.stdout)
         r = self.run_isagen("diff", "xml/lima-gp.xml", "xml/lima-gp.xml", "--fail-on", "doc")
         self.assertEqual((r.returncode, r.stdout), (0, "xml/lima-gp.xml -> xml/lima-gp.xml: no changes\n"))
 
@@ -434,10 +602,80 @@ class Command(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             doc = json.loads(r.stdout)
             self.assertEqual(doc["old"], "t.xml@HEAD")
-            self.assertEqual([(c["kind"], c["old"], c["new"]) for c in doc["changes"]],
-                             [("value-renamed", "KILP", "KILL")])
+            self.assertEqual([(c["kind"], c["old"], c["new"], c["old_at"], c["new_at"]) for c in doc["changes"]],
+                             [("value-renamed", "KILP", "KILL", "t.xml@HEAD:9", "t.xml:9")])
             r = self.run_isagen("diff", "t.xml@nosuchrev", "t.xml", cwd=d)
             self.assertEqual(r.returncode, 2)
+            # Markdown links: relative for the file as it is, under --link-base for the revision
+            r = self.run_isagen("diff", "t.xml@HEAD", "t.xml", "--format", "markdown", "--link-base",
+                                "https://example.org/r/blob/{rev}", cwd=d)
+            self.assertIn("(old [t.xml@HEAD:9](https://example.org/r/blob/HEAD/t.xml#L9), new [t.xml:9](t.xml#L9))",
+                          r.stdout)
+
+    def git_repo(self, d, text):
+        git = lambda *a, cwd=d: subprocess.run(["git", "-C", cwd, "-c", "user.name=t", "-c", "user.email=t@t", *a],
+                                               capture_output=True, text=True)
+        git("init", "-q")
+        with open(os.path.join(d, ".gitattributes"), "w") as f:
+            f.write("*.xml diff=isagen\n")
+        os.makedirs(os.path.join(d, "sub"))
+        with open(os.path.join(d, "sub", "t.xml"), "w") as f:
+            f.write(text)
+        git("add", ".")
+        git("commit", "-q", "-m", "one")
+        return git
+
+    def test_the_git_diff_driver(self):
+        driver = ["-c", f"diff.isagen.command={ISAGEN} git-diff"]
+        with tempfile.TemporaryDirectory() as d:
+            git = self.git_repo(d, spec(BASE))
+            with open(os.path.join(d, "sub", "t.xml"), "w") as f:
+                f.write(spec(BASE.replace('name="KILP"', 'name="KILL"')))
+            # git diff, from the top and from a subdirectory, shows the semantic diff
+            for cwd in (d, os.path.join(d, "sub")):
+                r = git(*driver, "diff", cwd=cwd)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertIn("isagen diff a/sub/t.xml b/sub/t.xml\n", r.stdout)
+                self.assertIn("  Op.KILL: Op value 2: KILP renamed to KILL\n", r.stdout)
+                self.assertNotIn("@@", r.stdout)
+            git("commit", "-q", "-am", "two")
+            # git log -p with --ext-diff, across a revision whose spec does not load
+            with open(os.path.join(d, "sub", "t.xml"), "w") as f:
+                f.write(spec(BASE).replace("</isa>", "<nonsense/></isa>"))
+            git("commit", "-q", "-am", "three")
+            r = git(*driver, "log", "-p", "--ext-diff", "--format=commit %s")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertRegex(r.stdout, r"commit three\n\nisagen diff a/sub/t.xml b/sub/t.xml\n"
+                                       r"sub/t.xml: no semantic diff, a side does not load:\n  sub/t.xml:\d+:\d+: error: ")
+            self.assertIn("commit two\n\nisagen diff a/sub/t.xml b/sub/t.xml\n", r.stdout)
+            self.assertIn("Op value 2: KILP renamed to KILL", r.stdout)
+            self.assertIn("+*.xml diff=isagen\nisagen diff a/sub/t.xml b/sub/t.xml\nsub/t.xml: spec file added\n",
+                          r.stdout)
+            # without the driver configured, the .gitattributes line changes nothing
+            r = git("diff", "HEAD~1")
+            self.assertIn("\n+<nonsense/></isa>\n", r.stdout)
+        r = self.run_isagen("git-diff", "only", "two")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("diff.isagen.command", r.stderr)
+
+    def test_the_ci_recipe_on_this_repositorys_history(self):
+        # TGSI's declared-register table became <set>s at 12b14ec: cosmetic, every version
+        r = self.run_isagen("diff", "--all-versions", "--fail-on", "breaking", "xml/tgsi.xml@12b14ec", "xml/tgsi.xml")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(r.stdout.count(" -> "), 3)   # seed, mesa-7.10, mesa-22.3.6
+        # Lima PP's program encoder started computing next_count and prefetch after 5c16bb4: breaking
+        r = self.run_isagen("diff", "--all-versions", "--fail-on", "breaking", "xml/lima-pp.xml@5c16bb4",
+                            "xml/lima-pp.xml")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("the program encoder now computes ctrl.next_count", r.stdout)
+        r = self.run_isagen("diff", "--all-versions", "xml/tgsi.xml:seed", "xml/tgsi.xml")
+        self.assertEqual(r.returncode, 2)
+        r = self.run_isagen("diff", "--all-versions", "--format", "json", "xml/nv-sph.xml@HEAD", "xml/nv-sph.xml")
+        self.assertEqual([x["new"] for x in json.loads(r.stdout)], ["xml/nv-sph.xml:v3", "xml/nv-sph.xml:v4"])
+        # and the make target runs the recipe over every spec
+        r = subprocess.run(["make", "-s", "spec-review", "BASE=HEAD"], cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("xml/lima-gp.xml@HEAD -> xml/lima-gp.xml", r.stdout)
 
     @unittest.skipUnless(shutil.which(os.environ.get("CC", "cc")), "needs a C compiler")
     def test_corpus_lists_what_decodes_or_prints_differently(self):
@@ -470,6 +708,15 @@ class Command(unittest.TestCase):
                 "e2": ("breaking", ["decoding", "text"], "ADD r1", "ADD r0"),
                 "prog.bin": ("breaking", ["decoding", "text"], "ADD r1\nnop", "ADD r0\nnop"),
             })
+            # grouped by pattern: the two ADDs that decode differently are one
+            self.assertEqual([(p["class"], p["count"], p["pattern"], [x["id"] for x in p["examples"]])
+                              for p in c["patterns"]],
+                             [("breaking", 2, "ADD (decoding, text)", ["e2", "prog.bin"]),
+                              ("cosmetic", 1, "SUB -> sub (text)", ["e1"])])
+            self.assertEqual(c["patterns"][0]["examples"][0], {"id": "e2", "old": "ADD r1", "new": "ADD r0"})
+            r = self.run_isagen("diff", old, new, "--corpus", corpus)
+            self.assertIn("Corpus: 4 programs, 2 decode or print differently, in 2 patterns\n"
+                          "  breaking: 1 x ADD (decoding, text)\n    e2: ADD r1 => ADD r0\n", r.stdout)
 
 
 if __name__ == "__main__":
