@@ -87,20 +87,14 @@ def plural(n, word):
 TOKEN = re.compile(r"\{[^{}]*\}|[^{}]+")
 
 
-def clip(text, n=40):
-    return text if len(text) <= n else text[:n - 1] + "…"
-
-
-def text_change(old, new, width=40):
+def text_change(old, new):
     """What changed between two templates, token by token ({...} is one
-    token): 'mov → mov_imm; + {item}0b{kill:01b}'.  Hunks are clipped to
-    `width` characters (None: whole, as the reports show them)."""
+    token), whole: 'mov → mov_imm; + {item}0b{kill:01b}'."""
     import difflib
     a, b = TOKEN.findall(old), TOKEN.findall(new)
     hunks = []
-    cut = (lambda t: t) if width is None else (lambda t: clip(t, width))
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        x, y = cut("".join(a[i1:i2])), cut("".join(b[j1:j2]))
+        x, y = "".join(a[i1:i2]), "".join(b[j1:j2])
         if x != x.strip() or y != y.strip():   # where spaces changed, show them
             x, y = f'"{x}"', f'"{y}"'
         if op == "replace":
@@ -109,9 +103,7 @@ def text_change(old, new, width=40):
             hunks.append(f"- {x}")
         elif op == "insert":
             hunks.append(f"+ {y}")
-    if width is None:
-        return "; ".join(hunks)
-    return "; ".join(hunks[:4]) + ("; …" if len(hunks) > 4 else "")
+    return "; ".join(hunks)
 
 
 PLACEHOLDER = re.compile(r"^(u|q|i|unk|unknown|todo|reserved|pad|padding)_?\d*$", re.I)
@@ -1008,17 +1000,20 @@ class Differ:
     def variant_pair(self, v, w, ra, rb, where):
         name, s, t = v.name, v.owner, w.owner
         vwhere = f"{where}.{name}"
+        grew, group = True, None   # (a variant that only gains patterns that chose nothing is compatible)
         if not C.same(ra[name], rb[name]):
             gained, lost = C.subtract(rb[name], ra[name]), C.subtract(ra[name], rb[name])
             took = any(k != name and C.overlap(gained, cs) for k, cs in ra.items())
-            self.add("breaking" if lost or took else "compatible", "variant-patterns-changed", vwhere,
+            grew, group = not lost and not took, f"patterns {vwhere}"
+            self.add("compatible" if grew else "breaking", "variant-patterns-changed", vwhere,
                      f"variant {name} of {where} is chosen by other bit patterns"
                      + (f" (now also e.g. {C.describe(gained[0])})" if gained else "")
-                     + (f" (no longer e.g. {C.describe(lost[0])})" if lost else ""))
+                     + (f" (no longer e.g. {C.describe(lost[0])})" if lost else ""), group=group)
         if v.path_named != w.path_named:
             self.add("breaking", "variant-paths-changed", vwhere, f"variant {name} of {where}: its fields' "
                      "paths changed")
-        self.members(v.members, w.members, vwhere, f"{where} ({name})", s.bits, t.bits, s.members, t.members)
+        self.members(v.members, w.members, vwhere, f"{where} ({name})", s.bits, t.bits, s.members, t.members,
+                     group, grew)
         self.shown(v.displays, w.displays, vwhere)
         self.rules(v.rules, w.rules, vwhere)
         self.lets(v.lets, w.lets, vwhere)
@@ -1133,7 +1128,7 @@ class Differ:
                 cause = causes[used[0]]
                 cause.group = cause.group or f"rename {cause.where}"
                 self.add("cosmetic", "display-changed", where, f"{where} prints differently{cond(when)}, following "
-                         f"the rename: {text_change(x, y, None)}", x, y, at=(d, e), group=cause.group)
+                         f"the rename: {text_change(x, y)}", x, y, at=(d, e), group=cause.group)
             else:
                 followed = self.follow(x, fields_only)
                 besides = [n for n in used if n in fields_only]
@@ -1142,7 +1137,7 @@ class Differ:
                     shows.group = shows.group or f"added {shows.where}"
                 self.add("cosmetic", "display-changed", where, f"{where} prints differently{cond(when)}"
                          + (", showing the new field" if shows is not None else "")
-                         + f": {text_change(followed, y, None)}" + (" (besides the renamed "
+                         + f": {text_change(followed, y)}" + (" (besides the renamed "
                                                                    f"{', '.join(besides)})" if besides else ""), x, y,
                          at=(d, e), group=None if shows is None else shows.group)
         for when, y, e in b:
@@ -1213,7 +1208,7 @@ class Differ:
         if x.params != y.params or cases(x) != cases(y):
             detail = ""
             if x.params == y.params and len(x.cases) == len(y.cases):
-                diffs = [text_change(c[1], d[1], None) for c, d in zip(cases(x), cases(y)) if c[1] != d[1]]
+                diffs = [text_change(c[1], d[1]) for c, d in zip(cases(x), cases(y)) if c[1] != d[1]]
                 if diffs:
                     detail = ": " + "; ".join(diffs)
             self.add("cosmetic", "operand-changed", path, f"operand rule {name}{scope} changed{detail}",

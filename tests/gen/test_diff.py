@@ -159,6 +159,30 @@ class Synthetic(unittest.TestCase):
         self.expect(wide, low, ("breaking", "fixed-bits-changed", "Nop"), ("breaking", "encoding-patterns-changed", "I.Nop"),
                     ("breaking", "encoding-patterns-changed", "I.Alu"))
 
+    def test_a_variant_chosen_by_more_patterns(self):
+        def struct(b_fixed):
+            return BASE + f"""
+  <struct name="V" bits="8">
+    <field name="mode" bits="0..1" type="uint"/>
+    <variant name="A"><when><match field="mode" value="0"/></when><reserved bits="2..7"/></variant>
+    <variant name="B"><when><match field="mode" value="1"/></when>{b_fixed}</variant>
+    <display>v</display>
+  </struct>"""
+        old = struct('<fixed bits="2..3" value="0"/><reserved bits="4..7"/>')
+        new = struct('<field name="k" bits="2..3" type="uint"/><reserved bits="4..7"/>')
+        # B also takes mode 1 with bits 2..3 set, which chose no variant: compatible, the other way breaking
+        self.expect(old, new, ("compatible", "variant-patterns-changed", "V.B"), ("compatible", "fixed-bits-changed", "V.B"),
+                    ("compatible", "field-added", "V.B.k"))
+        self.expect(new, old, ("breaking", "variant-patterns-changed", "V.B"), ("breaking", "fixed-bits-changed", "V.B"),
+                    ("breaking", "field-removed", "V.B.k"))
+        # B, the fallback now, taking the patterns A gives up: breaking for both
+        taken = new.replace('<when><match field="mode" value="1"/></when>', '').replace(
+            '<variant name="B">', '<variant name="B" fallback="true">').replace(
+            '<reserved bits="2..7"/></variant>', '<fixed bits="2..3" value="0"/><reserved bits="4..7"/></variant>')
+        got = triples(changes(spec(old), spec(taken)))
+        self.assertIn(("breaking", "variant-patterns-changed", "V.B"), got)
+        self.assertIn(("breaking", "variant-patterns-changed", "V.A"), got)
+
     def test_a_new_short_form(self):
         # bit 11 was fixed to 1 and is the length flag now: every old Alu is still 24 bits long,
         # and the patterns with the flag clear, which decoded as nothing, are 16-bit Alus
