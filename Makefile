@@ -5,6 +5,9 @@
 #   make check    the above, then every test (also under ASan + UBSan)
 #   make bench    pack/unpack/decode timings against hand-written baselines
 #   make fuzz     libFuzzer targets for every spec (FUZZ_SECONDS each)
+#   make docs     the HTML reference of every spec, into out/docs/ (docs/cli.md)
+#   make docs-screenshots
+#                 a screenshot of every page, into out/docs/shots/ (headless chromium)
 #   make spec-review [BASE=REV]
 #                 the semantic diff of every spec against BASE (default
 #                 origin/main); fails on a breaking change (docs/diff.md)
@@ -35,7 +38,8 @@ PYTHON  := gen/python
 
 # Debian packages the build and the tests need; `make` installs missing
 # ones when run as root and names them otherwise.
-DEB_PACKAGES := python3 python3-mako python3-lxml libcriterion-dev pkg-config gcc g++ clang make libclang-rt-14-dev
+DEB_PACKAGES := python3 python3-mako python3-lxml libcriterion-dev pkg-config gcc g++ clang make libclang-rt-14-dev \
+                chromium fonts-liberation
 
 GEN_DEPS := $(wildcard gen/isagenlib/*.py gen/isagenlib/*/*.py) $(wildcard gen/templates/*.mako) gen/isagen gen/python \
             xml/isagen.rng runtime/include/isagen/core.h
@@ -59,7 +63,7 @@ CLI_SRC := $(wildcard runtime/cli/*.c)
 LIB_OBJ := $(RT_SRC:runtime/src/%.c=$(OUT)/obj/rt/%.o) $(GEN_C:$(OUT)/gen/%.c=$(OUT)/obj/gen/%.o)
 CLI_OBJ := $(CLI_SRC:runtime/cli/%.c=$(OUT)/obj/cli/%.o)
 
-.PHONY: all deps lib cli headers spec-review check test-gen test-c test-cli test-new-spec test-asan test-cxx bench fuzz clean
+.PHONY: all deps lib cli headers docs docs-screenshots spec-review check test-gen test-c test-cli test-new-spec test-asan test-cxx bench fuzz clean
 .DELETE_ON_ERROR:
 
 all: deps lib cli headers
@@ -132,6 +136,19 @@ headers: $(RT_HDR) $(GEN_H)
 	@mkdir -p $(OUT)/include/isagen
 	@cp runtime/include/isagen/*.h $(OUT)/include/isagen/
 	@cp $(GEN_H) $(OUT)/include/
+
+# The reference manual: a page per spec version, and a screenshot of each
+# (out of git; for looking at the pages without a browser).
+docs: deps
+	$(ISAGEN) doc $(SPEC_FILES) -o $(OUT)/docs
+
+docs-screenshots: docs
+	@mkdir -p $(OUT)/docs/shots
+	@for p in $(OUT)/docs/*.html; do \
+	  chromium --headless --no-sandbox --disable-gpu --window-size=1400,2400 \
+	    --screenshot=$(OUT)/docs/shots/$$(basename $$p .html).png file://$(abspath .)/$$p 2>/dev/null && \
+	  echo $(OUT)/docs/shots/$$(basename $$p .html).png; \
+	done
 
 # The CI recipe of docs/diff.md: every spec against BASE, every version,
 # failing on a breaking change (a spec new since BASE is skipped).

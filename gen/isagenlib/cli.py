@@ -299,6 +299,59 @@ def cmd_git_diff(args):
     return 0
 
 
+def cmd_doc(args):
+    """One HTML page per version of each spec file (docs/cli.md#isagen-doc)."""
+    from . import diff, htmldoc
+    try:
+        from . import space
+    except ImportError:   # (the encoding-space map is optional for the page)
+        space = None
+    os.makedirs(args.output, exist_ok=True)
+    status = 0
+    for path in args.files:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        try:
+            first = load_spec(path, args.schema)
+            names = first.versions or [None]
+            specs = {v: (first if v in (None, first.version) else load_spec(path, args.schema, version=v)) for v in names}
+        except SpecError as e:
+            for d in e.diagnostics:
+                print(d, file=sys.stderr)
+            status = 1
+            continue
+        for i, v in enumerate(names):
+            spec = specs[v]
+            changes = []
+            if i > 0:   # what this version adds, removes or changes from the one before
+                _, entries = diff.report(specs[names[i - 1]], spec)
+                choices = {t.name for t in spec.types if t.kind == "choice"}
+                changes.append((names[i - 1], [(e.text, element_of(e.where, choices)) for e in entries]))
+            evidence, corpus_name = None, None
+            if args.corpus:
+                from . import evidence as ev
+                with tempfile.TemporaryDirectory() as tmp:
+                    evidence = ev.collect(lambda name: load_spec(path, args.schema, version=v, name=name),
+                                          args.corpus, tmp)
+                corpus_name = ", ".join(display_name(c) for c in args.corpus)
+            spaces = []
+            if space is not None:
+                counts = None if evidence is None else {k: x["count"] for k, x in evidence.items()}
+                spaces = space.analyse(spec, counts)
+            page = htmldoc.build_page(spec, spec.document.families, stem, first.version if v else None, changes,
+                                      spaces, evidence, corpus_name)
+            out = os.path.join(args.output, htmldoc.page_file(stem, v, first.version))
+            write_if_changed(out, htmldoc.render(page))
+            print(out)
+    return status
+
+
+def element_of(where, choices):
+    """The struct, choice or enum a diff entry is about ('Instruction.fadd16'
+    and 'fadd16.L' are about fadd16)."""
+    parts = where.split(" rule ")[0].removeprefix("enum ").split(".")
+    return parts[1] if parts[0] in choices and len(parts) > 1 else parts[0]
+
+
 def cmd_fmt(args):
     """Canonical layout; the file must read (lint says why when not)."""
     from . import fmt
@@ -375,6 +428,13 @@ def main(argv=None):
                      help="a JSON Lines corpus (its records' hex) or a raw binary program: list the entries "
                           "that decode or print differently (repeatable; builds both versions with cc)")
     dif.set_defaults(func=cmd_diff)
+    dc = sub.add_parser("doc", help="the spec as an HTML reference manual: one page per version (docs/cli.md)")
+    dc.add_argument("files", nargs="+", metavar="FILE")
+    dc.add_argument("-o", "--output", required=True, metavar="DIR")
+    dc.add_argument("--corpus", action="append", default=[],
+                    help="a corpus (JSON Lines with hex, or a raw program): say per encoding how many units "
+                         "exercise it and with which field values (repeatable; builds the spec with cc)")
+    dc.set_defaults(func=cmd_doc)
     gd = sub.add_parser("git-diff", help="git's external diff driver: the semantic diff in `git diff` "
                                          "(docs/diff.md#git)")
     gd.add_argument("args", nargs="+", metavar="ARG",

@@ -203,6 +203,7 @@ class Expander:
             s.remove(c)
         for c in merged:
             s.append(c if c in own else self.copy(c))
+        self.doc.families[s.get("name")] = s.get("extends").split()
         del s.attrib["extends"]
 
 

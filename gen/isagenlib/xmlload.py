@@ -61,6 +61,7 @@ class Document:
         self.overridden = {}  # (element, attribute) -> the <override> that set it
         self.derived_from = {}  # element an upgrade made -> the element it came from (upgrade.py)
         self.copied_from = {}  # element a format's extends= copied -> the original (formats.py)
+        self.families = {}  # struct name -> the formats it extends, as written (formats.py; for isagen doc)
         self.language = None  # the language version the file was written in
 
     def loc(self, element):
