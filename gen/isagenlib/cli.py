@@ -223,6 +223,10 @@ def cmd_diff(args):
             new, new_name, new_load = load_side(args.new, args.schema, tmp)
             sides = [(old, old_name, new, new_name, None)]
             if args.all_versions:
+                if args.format == "html":
+                    print("isagen diff: --format html is one page for one version: name it (FILE:VERSION)",
+                          file=sys.stderr)
+                    return 2
                 if parse_side(args.old)[2] or parse_side(args.new)[2]:
                     print("isagen diff: --all-versions compares every version: name none on the sides",
                           file=sys.stderr)
@@ -252,8 +256,9 @@ def cmd_diff(args):
                     c.old_at = c.new_at = None
                 for e in entries:
                     e.old_at = e.new_at = None
+            extra = (old, new) if args.format == "html" else ()
             reports.append(diffreport.FORMATS[args.format](old_name, new_name, entries, changes, corpus,
-                                                           args.link_base))
+                                                           args.link_base, *extra))
             found += [c.cls for c in changes] + [e["class"] for e in (corpus or {}).get("changed", [])]
     if args.format == "json" and args.all_versions:
         sys.stdout.write("[\n" + ",\n".join(r.rstrip("\n") for r in reports) + "\n]\n")
@@ -413,7 +418,7 @@ def main(argv=None):
                                      "each optionally with :VERSION (e.g. xml/agx-g13.xml:2021).")
     dif.add_argument("old")
     dif.add_argument("new")
-    dif.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    dif.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text")
     dif.add_argument("--fail-on", choices=("breaking", "compatible", "cosmetic", "doc"),
                      help="exit 1 if a change of this class or a worse one is found")
     dif.add_argument("--link-base", metavar="URL",

@@ -269,18 +269,29 @@ def operand_view(o, used_by):
                        [(lt.name, lt.value_text) for lt in o.lets], o.doc, used_by)
 
 
-def row_bits_of(s, choice_structs):
-    """16 for the encodings of an instruction set with 2-byte units (AGX),
-    32 for the rest."""
-    if s.name in choice_structs and s.bits % 32 != 0:
-        return 16
+def row_bits_of(s, choice_structs, granule=None):
+    """16 for the encodings of an instruction set with 2-byte units (AGX:
+    some alternative's length is not a whole number of words), 32 for the
+    rest."""
+    return 16 if s.name in choice_structs and granule == 16 else 32
+
+
+def granule(spec):
+    """16 when some alternative of a choice is not a whole number of 32-bit
+    words long, else 32."""
+    for c in spec.types:
+        if isinstance(c, Choice):
+            for a in c.alts:
+                t = a.type.target
+                if isinstance(t, Struct) and (t.bits % 32 or (t.min_length or 0) % 32):
+                    return 16
     return 32
 
 
-def struct_section(s, choice_structs, families):
+def struct_section(s, choice_structs, families, unit=32):
     sec = Section("struct", s.name, anchor("struct", s.name), s.doc, " ".join(s.src),
                   family=", ".join(families.get(s.name, [])))
-    rb = row_bits_of(s, choice_structs)
+    rb = row_bits_of(s, choice_structs, unit)
     sec.diagrams.append(("", diagram(s.members, s.bits, s.name, rb, s.min_length if s.length_flag or s.length_text
                                      else None, s.length_flag, s.length_text,
                                      free_label="variant" if s.variants else "")))
@@ -314,7 +325,7 @@ def mnemonics(name, displays):
             if tok.startswith("{"):
                 continue
             word = tok.split(" ")[0]
-            if word and word not in out:
+            if re.fullmatch(r"[A-Za-z_][\w.]*", word) and word not in out:
                 out.append(word)
             if " " in tok:
                 break
@@ -429,7 +440,7 @@ def build_page(spec, families, stem, default_version, changes=(), spaces=(), evi
     structs, choices, sequences = [], [], []
     for t in spec.types:
         if isinstance(t, Struct):
-            sec = struct_section(t, choice_structs, families)
+            sec = struct_section(t, choice_structs, families, granule(spec))
             sec.operands = [operand_view(o, used.get(o.name, [])) for o in t.operands]
             sec.changes = changed_where.get(t.name, [])
             if evidence is not None:

@@ -1,40 +1,10 @@
 ## The reference manual of one spec version (htmldoc.py builds `page`).
 ## Self-contained: inline style and script, no network resource.
+<%namespace name="bits" file="diagram.html.mako"/>
 <%def name="doc(text)">\
 % if text:
 <div class="doc">${esc(text)}</div>
 % endif
-</%def>
-<%def name="diagram(d, title)">\
-<figure class="diagram" data-bits="${d.bits}">
-% if title:
-<figcaption class="dtitle">${esc(title)}</figcaption>
-% endif
-<table class="bits">
-% for row in d.rows:
-<tr class="num${' long' if row.long_only else ''}">\
-% for b in range(row.lo + d.row_bits - 1, row.lo - 1, -1):
-<td${'' if b <= row.hi else ' class="pad"'}>${b if b <= row.hi else ''}</td>\
-% endfor
-</tr>
-<tr class="cells${' long' if row.long_only else ''}">\
-% if row.hi < row.lo + d.row_bits - 1:
-<td class="pad" colspan="${row.lo + d.row_bits - 1 - row.hi}"></td>\
-% endif
-% for c in row.cells:
-<td class="c ${c.kind}${' v' if c.vertical else ''}" colspan="${c.span}" data-hi="${c.hi}" data-lo="${c.lo}" title="${esc(c.title)}">\
-% if c.anchor:
-<a class="label" href="#${c.anchor}">${esc(c.label)}</a>\
-% else:
-<span class="label">${esc(c.label)}</span>\
-% endif
-</td>\
-% endfor
-</tr>
-% endfor
-</table>
-<figcaption>${esc(d.caption)}</figcaption>
-</figure>
 </%def>
 <%def name="fields(rows)">\
 % if rows:
@@ -150,21 +120,7 @@ table { border-collapse: collapse; margin: 6px 0; }
 table.fields td, table.fields th, table.cases td, table.cases th, table.values td, table.values th, table.alts td, table.alts th, table.items td, table.items th { border: 1px solid #ddd; padding: 2px 6px; vertical-align: top; text-align: left; }
 tr.reserved, tr.mbz, tr.mbo, tr.fixed { color: #666; }
 tr.undefined { background: #fff3f3; }
-figure.diagram { margin: 8px 0; display: inline-block; }
-table.bits { table-layout: fixed; font: 11px ui-monospace, monospace; }
-table.bits td { width: ${BIT_PX}px; min-width: ${BIT_PX}px; max-width: ${BIT_PX}px; text-align: center; padding: 0; }
-table.bits tr.num td { color: #888; font-size: 9px; height: 14px; }
-table.bits td.c { border: 1px solid #555; height: 26px; overflow: hidden; white-space: nowrap; }
-table.bits td.c.v { height: 90px; }
-table.bits td.c.v .label { writing-mode: vertical-rl; transform: rotate(180deg); }
-table.bits .label { display: inline-block; max-width: 100%; overflow: hidden; color: inherit; text-decoration: none; }
-table.bits td.field { background: #e8f0fb; }
-table.bits td.fixed { background: #eee; letter-spacing: ${BIT_PX - 7}px; }
-table.bits td.reserved { background: repeating-linear-gradient(45deg, #fff, #fff 4px, #f1f1f1 4px, #f1f1f1 8px); color: #888; }
-table.bits td.mbz, table.bits td.mbo { background: #f7eded; letter-spacing: ${BIT_PX - 7}px; }
-table.bits td.free { background: #fff; color: #999; border-style: dashed; }
-table.bits tr.long td.c { border-style: dotted; }
-figcaption { font-size: 12px; color: #555; }
+${bits.style()}
 .space ul, .changes ul { margin: 2px 0; }
 .hidden { display: none; }
 #filter { width: 100%; box-sizing: border-box; margin-bottom: 6px; }
@@ -277,7 +233,7 @@ ${space(c.space)}
 ${doc(s.doc)}
 ${changes(s)}
 % for title, d in s.diagrams:
-${diagram(d, title)}
+${bits.diagram(d, title)}
 % endfor
 ${fields(s.fields)}
 % if s.items:
@@ -293,7 +249,7 @@ ${printing(s)}
 <h3>variant <code>${esc(v.name)}</code>: when <code>${esc(v.alts[0]['when'])}</code></h3>
 ${doc(v.doc)}
 % for title, d in v.diagrams:
-${diagram(d, title)}
+${bits.diagram(d, title)}
 % endfor
 ${fields(v.fields)}
 ${printing(v)}
@@ -369,28 +325,6 @@ document.getElementById("filter").addEventListener("input", function (ev) {
     el.classList.toggle("hidden", q !== "" && !el.dataset.name.toLowerCase().includes(q));
   }
 });
-// A self-check of the diagrams, read by tests/gen/test_doc.py from a headless browser:
-// every diagram is laid out, cells run from the high bit to the low one, and every
-// label stays inside its cell.
-(function () {
-  const problems = [];
-  for (const fig of document.querySelectorAll("figure.diagram")) {
-    const box = fig.getBoundingClientRect();
-    if (box.width < 1 || box.height < 1) problems.push("empty diagram " + fig.closest("section").id);
-    for (const row of fig.querySelectorAll("tr.cells")) {
-      let x = -Infinity, hi = Infinity;
-      for (const td of row.querySelectorAll("td.c")) {
-        const r = td.getBoundingClientRect(), lo = +td.dataset.lo, top = +td.dataset.hi;
-        if (r.left <= x || top >= hi) problems.push("cells out of order in " + fig.closest("section").id);
-        x = r.left; hi = lo;
-        const l = td.querySelector(".label").getBoundingClientRect();
-        if (l.width > 0 && (l.left < r.left - 1 || l.right > r.right + 1 || l.top < r.top - 1 || l.bottom > r.bottom + 1))
-          problems.push("label outside its cell in " + fig.closest("section").id + " bits " + td.dataset.lo + ".." + top);
-      }
-    }
-  }
-  document.body.dataset.selftest = problems.length ? "fail: " + problems.slice(0, 20).join("; ") : "ok";
-})();
-</script>
+${bits.selftest()}</script>
 </body>
 </html>

@@ -185,5 +185,47 @@ class Pages(unittest.TestCase):
                 self.assertEqual(m.group(1), "ok")
 
 
+class DiffPage(unittest.TestCase):
+    """isagen diff --format html: the entries, each layout change with the old
+    and new diagrams side by side."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.path = os.path.join(cls.tmp, "agx.html")
+        r = subprocess.run([ISAGEN, "diff", "--format", "html", "xml/agx-g13.xml:2021", "xml/agx-g13.xml:4c5bae6"],
+                           cwd=ROOT, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        with open(cls.path, "w", encoding="utf-8") as f:
+            f.write(r.stdout)
+        cls.page = r.stdout
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_entries_with_diagrams_side_by_side(self):
+        self.assertIn("<b>14 breaking, 10 compatible, 32 cosmetic (197 changes in all)</b>", self.page)
+        entry = re.search(r'<div class="entry" id="entry-\d+">\n<div><span class="where"><code>Instruction.fadd16</code>'
+                          r'.*?\n</div>\n(?=<div class="entry"|<h2)', self.page, re.S).group(0)
+        self.assertIn("<h4>before: fadd16</h4>", entry)
+        self.assertIn("<h4>after: fadd16</h4>", entry)
+        self.assertEqual(entry.count('<figure class="diagram"'), 8)   # fadd16, fadd32, fmul16, fmul32: both sides
+        # bit 15 is fixed to 1 before and the field L after
+        self.assertRegex(entry, r'data-hi="15" data-lo="15" title="fixed_15[^"]*"><span class="label">1</span>')
+        self.assertIn('data-hi="15" data-lo="15" title="L: bits 15, bool"><span class="label">L</span>', entry)
+        self.assertIn('(old <a href="xml/agx-g13.xml#L', entry)
+        r = subprocess.run([ISAGEN, "diff", "--format", "html", "--all-versions", "xml/tgsi.xml@HEAD", "xml/tgsi.xml"],
+                           cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+
+    @unittest.skipUnless(CHROMIUM, "needs chromium (make installs it)")
+    def test_in_a_browser(self):
+        r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
+                            "--dump-dom", "file://" + self.path], capture_output=True, text=True, timeout=300)
+        self.assertEqual([x for x in r.stderr.splitlines() if ":CONSOLE" in x], [])
+        self.assertIn('<body data-selftest="ok"', r.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
