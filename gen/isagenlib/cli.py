@@ -350,6 +350,36 @@ def cmd_doc(args):
     return status
 
 
+def cmd_space(args):
+    """Which bit patterns decode as what, and which as nothing."""
+    import json
+    from . import space
+    try:
+        spec = load_spec(args.file, args.schema, version=args.version)
+    except SpecError as e:
+        for d in e.diagnostics:
+            print(d, file=sys.stderr)
+        return 2
+    counts = None
+    if args.corpus:
+        from . import diffcorpus, evidence
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                seen = evidence.collect(lambda name: load_spec(args.file, args.schema, version=args.version,
+                                                               name=name), args.corpus, tmp)
+        except diffcorpus.CorpusError as e:
+            print(f"isagen space: {e}", file=sys.stderr)
+            return 2
+        counts = {k: v["count"] for k, v in seen.items()}
+    sets = space.analyse(spec, counts)
+    name = spec.name
+    if args.format == "json":
+        sys.stdout.write(json.dumps(space.as_json(name, sets), indent=1) + "\n")
+    else:
+        sys.stdout.write(space.text(name, sets))
+    return 0
+
+
 def element_of(where, choices):
     """The struct, choice or enum a diff entry is about ('Instruction.fadd16'
     and 'fadd16.L' are about fadd16)."""
@@ -440,6 +470,14 @@ def main(argv=None):
                     help="a corpus (JSON Lines with hex, or a raw program): say per encoding how many units "
                          "exercise it and with which field values (repeatable; builds the spec with cc)")
     dc.set_defaults(func=cmd_doc)
+    sp = sub.add_parser("space", help="which bit patterns decode as what, and which as nothing (docs/cli.md)")
+    sp.add_argument("file", metavar="FILE")
+    sp.add_argument("--version", help="one of the file's versions (default: its default one)")
+    sp.add_argument("--format", choices=("text", "json"), default="text")
+    sp.add_argument("--corpus", action="append", default=[],
+                    help="a corpus (JSON Lines with hex, or a raw program): also list the encodings no unit of it "
+                         "decodes as (repeatable; builds the spec with cc)")
+    sp.set_defaults(func=cmd_space)
     gd = sub.add_parser("git-diff", help="git's external diff driver: the semantic diff in `git diff` "
                                          "(docs/diff.md#git)")
     gd.add_argument("args", nargs="+", metavar="ARG",

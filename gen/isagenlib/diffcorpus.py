@@ -54,14 +54,20 @@ def read_programs(paths):
 
 def build(old, new, tmp):
     """A throw-away `isa` with both specs compiled in."""
+    return build_specs([old, new], NAMES, tmp)
+
+
+def build_specs(specs, names, tmp):
+    """A throw-away `isa` with these specs compiled in (each loaded under
+    its name in `names`)."""
     gen = os.path.join(tmp, "gen")
     os.makedirs(gen, exist_ok=True)
-    for spec in (old, new):
+    for spec in specs:
         for name, text in cgen.generate(spec).items():
             with open(os.path.join(gen, name), "w", encoding="utf-8") as f:
                 f.write(text)
     with open(os.path.join(gen, "isagen_specs.c"), "w", encoding="utf-8") as f:
-        f.write(cgen.registry(NAMES))
+        f.write(cgen.registry(names))
     sources = sorted(os.path.join(d, n) for d in (os.path.join(RUNTIME, "src"), os.path.join(RUNTIME, "cli"), gen)
                      for n in os.listdir(d) if n.endswith(".c"))
     exe = os.path.join(tmp, "isa")
