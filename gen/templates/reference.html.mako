@@ -262,7 +262,7 @@ ${operand(o)}
 % if s.evidence is not None:
 <div class="evidence">
 % if s.evidence['count']:
-<p>Corpus: ${s.evidence['count']} unit${'s' if s.evidence['count'] != 1 else ''} decode as it.
+<p>Corpus: ${s.evidence['count']} unit${'s decode' if s.evidence['count'] != 1 else ' decodes'} as it.
 % if s.evidence['fields']:
 Values seen: ${'; '.join('<code>' + esc(k) + '</code> ' + esc(', '.join(str(x) for x in v)) for k, v in s.evidence['fields'].items())}.
 % endif

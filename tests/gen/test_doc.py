@@ -185,6 +185,30 @@ class Pages(unittest.TestCase):
                 self.assertEqual(m.group(1), "ok")
 
 
+class Evidence(unittest.TestCase):
+    @unittest.skipUnless(shutil.which(os.environ.get("CC", "cc")), "needs a C compiler")
+    def test_doc_corpus_says_what_is_exercised(self):
+        spec = SPEC.replace('<struct name="I" bits="16">', '<struct name="J" bits="16"><fixed bits="0..3" value="6"/>'
+                            '<field name="v" bits="4..15" type="uint"/><display>j {v}</display></struct>\n'
+                            '  <struct name="I" bits="16">').replace('<stream unit="I"/>', '<stream unit="U"/>').replace(
+            "</isa>", '  <choice name="U"><alt type="I"/><alt type="J"/></choice>\n</isa>')
+        with tempfile.TemporaryDirectory() as d:
+            path, corpus = os.path.join(d, "t.xml"), os.path.join(d, "c.jsonl")
+            with open(path, "w") as f:
+                f.write(spec)
+            with open(corpus, "w") as f:   # two I units: d = 1 and d = 3
+                f.write('{"id": "a", "hex": "1500"}\n{"id": "b", "hex": "3580"}\n')
+            r = subprocess.run([ISAGEN, "doc", path, "-o", d, "--corpus", corpus], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(d, "t.html"), encoding="utf-8") as f:
+                page = f.read()
+        i = re.search(r'id="struct-I".*?</section>', page, re.S).group(0)
+        self.assertIn("<p>Corpus: 2 units decode as it.", i)
+        self.assertIn("<code>d</code> 1, 3", i)
+        j = re.search(r'id="struct-J".*?</section>', page, re.S).group(0)
+        self.assertIn("No corpus unit decodes as it", j)
+
+
 class DiffPage(unittest.TestCase):
     """isagen diff --format html: the entries, each layout change with the old
     and new diagrams side by side."""
