@@ -102,8 +102,19 @@ $(OUT)/bench/bench: tests/bench/*.c tests/bench/*.h $(OUT)/lib/libisagen.a $(GEN
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O2 -g -I runtime/include -I $(OUT)/gen -I tests/bench -o $@ tests/bench/*.c $(OUT)/lib/libisagen.a -lm
 
+# make bench BASELINE=REV: the same benchmark built from revision REV (in
+# $(OUT)/baseline, from git archive), both run alternately, as ratios.
+ifeq ($(BASELINE),)
 bench: $(OUT)/bench/bench
 	$(OUT)/bench/bench $(BENCH_ARGS)
+else
+bench: $(OUT)/bench/bench
+	rm -rf $(OUT)/baseline && mkdir -p $(OUT)/baseline
+	git archive --format=tar $(BASELINE) | tar -x -C $(OUT)/baseline
+	$(MAKE) -C $(OUT)/baseline -s out/bench/bench >/dev/null
+	$(PYTHON) tests/bench/compare.py $(OUT)/baseline/out/bench/bench $(OUT)/bench/bench $(BENCH_ROUNDS) -- $(BENCH_ARGS)
+endif
+BENCH_ROUNDS ?= 3
 
 # ---- fuzzing: one libFuzzer target per spec, from one harness ----
 

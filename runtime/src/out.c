@@ -22,19 +22,10 @@ void isa_out_buffer(struct isa_out *o, char *buf, size_t cap)
       buf[0] = '\0';
 }
 
-void isa_out_mem(struct isa_out *o, const char *s, size_t n)
+/* isa_out_mem's other cases (isagen.h has the common one inline): a FILE,
+ * a buffer that is full, no sink at all. */
+void isa_out_mem_slow(struct isa_out *o, const char *s, size_t n)
 {
-   if (!o->fp && o->buf && o->len < o->cap && n < o->cap - o->len) {
-      /* the common case: a few characters that fit; printers make many
-       * such calls, so this stays a short loop rather than memcpy */
-      char *d = o->buf + o->len;
-      size_t i = 0;
-      for (; i < n; i++)
-         d[i] = s[i];
-      d[i] = '\0';
-      o->len += n;
-      return;
-   }
    if (o->fp) {
       if (n && fwrite(s, 1, n, o->fp) != n)
          o->error = 1;
@@ -57,11 +48,6 @@ void isa_out_mem(struct isa_out *o, const char *s, size_t n)
 void isa_out_str(struct isa_out *o, const char *s)
 {
    isa_out_mem(o, s, strlen(s));
-}
-
-void isa_out_char(struct isa_out *o, char c)
-{
-   isa_out_mem(o, &c, 1);
 }
 
 void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
@@ -118,7 +104,16 @@ void isa_out_int(struct isa_out *o, int64_t v)
 
 void isa_out_hex(struct isa_out *o, uint64_t v)
 {
-   isa_out_fmt(o, "0x%llx", (unsigned long long)v);
+   static const char digits[] = "0123456789abcdef";
+   char s[18];
+   size_t i = sizeof s;
+   do {
+      s[--i] = digits[v & 15];
+      v >>= 4;
+   } while (v);
+   s[--i] = 'x';
+   s[--i] = '0';
+   isa_out_mem(o, s + i, sizeof s - i);
 }
 
 void isa_out_bin(struct isa_out *o, uint64_t v, unsigned digits)

@@ -12,6 +12,7 @@
 #define ISAGEN_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "core.h"
 
@@ -53,9 +54,28 @@ struct isa_out {
 
 void isa_out_file(struct isa_out *o, FILE *fp);
 void isa_out_buffer(struct isa_out *o, char *buf, size_t cap);
-void isa_out_mem(struct isa_out *o, const char *s, size_t n);
+void isa_out_mem_slow(struct isa_out *o, const char *s, size_t n);
+
+/* Append n bytes.  Printers call this for every token, so the common case
+ * (a buffer with room) is inline: a memcpy the compiler unrolls for the
+ * literal text of a display, whose length is known. */
+static inline void isa_out_mem(struct isa_out *o, const char *s, size_t n)
+{
+   if (!o->fp && o->buf && o->len < o->cap && n < o->cap - o->len) {
+      memcpy(o->buf + o->len, s, n);
+      o->len += n;
+      o->buf[o->len] = '\0';
+      return;
+   }
+   isa_out_mem_slow(o, s, n);
+}
+
+static inline void isa_out_char(struct isa_out *o, char c)
+{
+   isa_out_mem(o, &c, 1);
+}
+
 void isa_out_str(struct isa_out *o, const char *s);
-void isa_out_char(struct isa_out *o, char c);
 void isa_out_fmt(struct isa_out *o, const char *fmt, ...) ISA_PRINTF(2, 3);
 void isa_out_int(struct isa_out *o, int64_t v);         /* decimal */
 void isa_out_hex(struct isa_out *o, uint64_t v);        /* 0x1f */
