@@ -44,17 +44,23 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    c->prev = calloc(1, spec->unit->c_size);
    c->scratch = calloc(1, spec->unit->c_size);
    if (spec->n_state) {
-      c->state = (int64_t *)calloc(2 * spec->n_state, sizeof *c->state);
+      /* not cleared: scalar states are set to their init here, array
+       * elements count as unset (state_set) until a <set> writes them */
+      c->state = (int64_t *)malloc(2 * spec->n_state * sizeof *c->state);
       c->written = (unsigned *)calloc(spec->max_state_writes + 1, sizeof *c->written);
-      /* calloc gave zeros; set the states that start elsewhere */
-      for (unsigned d = 0; c->state && d < spec->n_state_decls; d++)
-         for (unsigned i = 0; spec->state_decls[d].init && i < spec->state_decls[d].count; i++)
-            c->state[spec->state_decls[d].index + i] = c->state[spec->n_state + spec->state_decls[d].index + i] =
-               spec->state_decls[d].init;
+      c->state_set = (uint64_t *)calloc((spec->n_state + 63) / 64, sizeof *c->state_set);
+      for (unsigned d = 0; c->state && c->state_set && d < spec->n_state_decls; d++) {
+         unsigned k = spec->state_decls[d].index;
+         if (spec->state_decls[d].count != 1)
+            continue;
+         c->state[k] = c->state[spec->n_state + k] = spec->state_decls[d].init;
+         c->state_set[k / 64] |= UINT64_C(1) << (k % 64);
+      }
    }
    if (spec->pad_end)
       c->tail = (uint8_t *)calloc(1, spec->max_unit_bytes);
-   if (!c->prev || !c->scratch || (spec->n_state && (!c->state || !c->written)) || (spec->pad_end && !c->tail)) {
+   if (!c->prev || !c->scratch || (spec->n_state && (!c->state || !c->written || !c->state_set)) ||
+       (spec->pad_end && !c->tail)) {
       isa_cursor_fini(c);
       c->done = true;
       return ISA_ERR_LIMIT;
@@ -67,10 +73,12 @@ void isa_cursor_fini(struct isa_cursor *c)
    free(c->prev);
    free(c->scratch);
    free(c->state);
+   free(c->state_set);
    free(c->written);
    free(c->tail);
    c->prev = c->scratch = NULL;
    c->state = NULL;
+   c->state_set = NULL;
    c->written = NULL;
    c->tail = NULL;
 }
@@ -140,10 +148,14 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    if (spec->n_state) {
       /* state[0..n) is what this unit sees: the values after the previous
        * one, kept in state[n..2n), which differ where its step wrote */
-      for (unsigned k = 0; k < c->n_written; k++)
-         c->state[c->written[k]] = c->state[spec->n_state + c->written[k]];
+      for (unsigned k = 0; k < c->n_written; k++) {
+         unsigned w = c->written[k];
+         c->state[w] = c->state[spec->n_state + w];
+         c->state_set[w / 64] |= UINT64_C(1) << (w % 64);
+      }
       c->n_written = 0;
       ctx->state = c->state;
+      ctx->state_set = c->state_set;
    }
    if ((!failed && spec->stop && spec->stop(obj, ctx)) || c->offset >= c->len ||
        (spec->unit_count && c->index >= spec->unit_count))

@@ -567,9 +567,11 @@ Test(toy_tagged, array_states_change_only_where_their_sets_write)
    cr_assert_eq(isa_cursor_init(&cur, spec, b, sizeof b), ISA_OK);
    while (isa_cursor_next(&cur, &obj, &ctx, &err) > 0) {
       cr_assert_lt(u, 4u);
-      for (unsigned r = 0; r < 4; r++)
-         cr_assert_eq(ctx.state[seen->index + r], before[u][r], "unit %u: $seen[%u] = %lld, expected %lld", u, r,
-                      (long long)ctx.state[seen->index + r], (long long)before[u][r]);
+      for (unsigned r = 0; r < 4; r++) {
+         int64_t got = isa_ctx_state_at(&ctx, seen->index, seen->count, r, seen->init);
+         cr_assert_eq(got, before[u][r], "unit %u: $seen[%u] = %lld, expected %lld", u, r, (long long)got,
+                      (long long)before[u][r]);
+      }
       u++;
    }
    isa_cursor_fini(&cur);

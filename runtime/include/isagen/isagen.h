@@ -109,6 +109,8 @@ struct isa_ctx {
    uint64_t program_size; /* bytes in the whole program */
    const void *next; /* the next unit, or NULL: known only while a program is encoded */
    const int64_t *state; /* the stream's <state>s before this unit, or NULL (their initial values) */
+   const uint64_t *state_set; /* bit k set when state[k] holds a value (an array element is written before it is
+                               * read: unwritten ones read as their init); NULL: every one does */
    int listing; /* the caller prints the units' addresses (isa dis --offsets): $listing */
    const int64_t *options; /* the spec's <option>s chosen by the caller, or NULL (their defaults) */
    int failed;  /* no unit decodes here; the cursor skipped spec->resync_bits (obj is empty) */
@@ -126,11 +128,18 @@ static inline int64_t isa_ctx_state(const struct isa_ctx *ctx, unsigned k, int64
    return ctx && ctx->state ? ctx->state[k] : init;
 }
 
-/* $NAME[i] of an array <state> of `count` values at `base` (init when i is out of range). */
+/* $NAME[i] of an array <state> of `count` values at `base` (init when i is
+ * out of range or not written yet in this program). */
 static inline int64_t isa_ctx_state_at(const struct isa_ctx *ctx, unsigned base, unsigned count, int64_t i,
                                        int64_t init)
 {
-   return i >= 0 && i < (int64_t)count ? isa_ctx_state(ctx, base + (unsigned)i, init) : init;
+   unsigned k;
+   if (i < 0 || i >= (int64_t)count || !ctx || !ctx->state)
+      return init;
+   k = base + (unsigned)i;
+   if (ctx->state_set && !((ctx->state_set[k / 64] >> (k % 64)) & 1))
+      return init;
+   return ctx->state[k];
 }
 
 /* ---- findings of validators --------------------------------------------- */
@@ -443,6 +452,10 @@ struct isa_cursor {
     * after it; the two differ only at written[0..n_written) */
    int64_t *state;
    unsigned *written, n_written;
+   /* bit k: state[k] holds a value.  An array's elements are not cleared
+    * when a program starts (a 4096-element array would cost a 64 KiB memset
+    * per program): they count as their init until a <set> writes them. */
+   uint64_t *state_set;
    /* pad_end: the end of the input, copied and zero-padded */
    uint8_t *tail;
    /* the caller's <option> values (spec->n_options of them), or NULL for
