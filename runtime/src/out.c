@@ -45,11 +45,6 @@ void isa_out_mem_slow(struct isa_out *o, const char *s, size_t n)
    o->len += n;
 }
 
-void isa_out_str(struct isa_out *o, const char *s)
-{
-   isa_out_mem(o, s, strlen(s));
-}
-
 void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
 {
    char small[128];
@@ -91,6 +86,12 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
 void isa_out_int(struct isa_out *o, int64_t v)
 {
    char s[24];
+   if (v >= 0 && v < 100) { /* most numbers a printer shows: register numbers, small immediates */
+      s[0] = (char)('0' + v / 10);
+      s[1] = (char)('0' + v % 10);
+      isa_out_mem(o, s + (v < 10), v < 10 ? 1 : 2);
+      return;
+   }
    size_t i = sizeof s;
    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
    do {
@@ -196,6 +197,44 @@ void isa_out_item(struct isa_out *o, const struct isa_out *item)
       o->error = 1;
 }
 
+/* The digits and decimal exponent of a >= 0 that is m / 2^s (s <= 22) with
+ * m * 5^s below 10^15: its exact decimal expansion, which is then also the
+ * shortest that reads back (a shorter decimal is further from it than half
+ * a unit in the last place).  The immediates of the GPU encodings (small
+ * dyadic values) all are; 0 when a is not. */
+static int exact_decimal(double a, char *digits, int *nd, int *exp10)
+{
+   uint64_t n, pow5 = 1;
+   char t[24];
+   int s, len = 0;
+   if (a == 0) {
+      digits[0] = '0';
+      *nd = 1;
+      *exp10 = 0;
+      return 1;
+   }
+   for (s = 0; s <= 22; s++, pow5 *= 5) {
+      double scaled = ldexp(a, s);
+      if (scaled >= 9007199254740992.0)
+         return 0;
+      if (scaled != floor(scaled))
+         continue;
+      if ((uint64_t)scaled > UINT64_C(1000000000000000) / pow5)
+         return 0;
+      n = (uint64_t)scaled * pow5;
+      while (n) {
+         t[len++] = (char)('0' + n % 10);
+         n /= 10;
+      }
+      for (int i = 0; i < len; i++)
+         digits[i] = t[len - 1 - i];
+      *nd = len;
+      *exp10 = len - 1 - s;
+      return 1;
+   }
+   return 0;
+}
+
 void isa_out_pyfloat(struct isa_out *o, double d)
 {
    char e[40], digits[24], out[64];
@@ -209,20 +248,21 @@ void isa_out_pyfloat(struct isa_out *o, double d)
       isa_out_str(o, d < 0 ? "-inf" : "inf");
       return;
    }
-   /* the shortest %.{prec}e that reads back exactly */
-   for (prec = 0; prec < 17; prec++) {
-      snprintf(e, sizeof e, "%.*e", prec, d);
-      if (strtod(e, NULL) == d)
-         break;
+   if (signbit(d))
+      out[k++] = '-';
+   if (!exact_decimal(fabs(d), digits, &nd, &exp10)) {
+      /* the shortest %.{prec}e that reads back exactly */
+      for (prec = 0; prec < 17; prec++) {
+         snprintf(e, sizeof e, "%.*e", prec, fabs(d));
+         if (strtod(e, NULL) == fabs(d))
+            break;
+      }
+      /* e = D[.DDD]e[+-]XX: collect the digits and the exponent */
+      for (p = e; *p && *p != 'e'; p++)
+         if (*p != '.')
+            digits[nd++] = *p;
+      exp10 = atoi(p + 1);
    }
-   /* e = [-]D[.DDD]e[+-]XX: collect the digits and the exponent */
-   p = e;
-   if (*p == '-')
-      out[k++] = *p++;
-   for (; *p && *p != 'e'; p++)
-      if (*p != '.')
-         digits[nd++] = *p;
-   exp10 = atoi(p + 1);
    while (nd > 1 && digits[nd - 1] == '0')
       nd--;
    if (exp10 >= -4 && exp10 < 16) {

@@ -75,7 +75,10 @@ static inline void isa_out_char(struct isa_out *o, char c)
    isa_out_mem(o, &c, 1);
 }
 
-void isa_out_str(struct isa_out *o, const char *s);
+static inline void isa_out_str(struct isa_out *o, const char *s)
+{
+   isa_out_mem(o, s, strlen(s));
+}
 void isa_out_fmt(struct isa_out *o, const char *fmt, ...) ISA_PRINTF(2, 3);
 void isa_out_int(struct isa_out *o, int64_t v);         /* decimal */
 void isa_out_hex(struct isa_out *o, uint64_t v);        /* 0x1f */
