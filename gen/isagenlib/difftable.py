@@ -82,6 +82,7 @@ TABLE = {
         "name": Ignore("the spec compared; a version's name follows the version"),
         "title": Value("doc", "title-changed", "title"),
         "file": Ignore("the file it was read from"),
+        "reads_prev": Ignore("derived from the expressions, which are compared"),
         "doc": Doc(), "src": Doc(), "loc": LOC,
         "sources": Children("doc", "doc", "source", "source", key="id"),
         "enums": By("enums"),

@@ -588,6 +588,7 @@ class Spec:
     versions: list = dc_field(default_factory=list)  # every version of the file, oldest first
     document: object = None           # the loaded XML (xmlload.Document), for locations
     warnings: list = dc_field(default_factory=list)  # resolved: what check warned about
+    reads_prev: bool = False          # resolved: some expression reads $prev (the cursor keeps the unit before)
 
     def type_named(self, name):
         for t in self.types:

@@ -256,6 +256,8 @@ class BaseScope(X.Scope):
             if len(segs) < 2:
                 raise X.ExprError(node.pos, f"${which} is a unit; name one of its fields: ${which}.field")
             root = R.PREV if which == "prev" else R.NEXT
+            if root is R.PREV:
+                self.resolver.spec.reads_prev = True
             r = walk_type(self, node, segs[1:], self.spec.stream.unit, R.Access(root, ()))
             if r.type != "int":
                 raise X.ExprError(node.pos, f"${which} gives field values only")

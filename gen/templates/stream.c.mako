@@ -119,6 +119,7 @@ const struct isa_spec ${n.spec_symbol()} = {
    .skip_unit_bits = ${st.skip_unit},
    .resync_bits = ${st.resync},
    .pad_end = ${1 if st.pad_end else 0},
+   .reads_prev = ${1 if spec.reads_prev else 0},
    .max_unit_bytes = ${code.max_unit_bytes()},
    .failed_text = ${g.c_string(st.failed)},
    .containers = ${P + '_containers' if spec.containers else '0'},

@@ -110,35 +110,39 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
          return 0;
       }
    }
+   /* a unit the next one reads as $prev is decoded where the cursor keeps
+    * it, and copied out; otherwise straight into the caller's */
+   void *into = spec->reads_prev ? c->scratch : obj;
    if (spec->pad_end && c->len - c->offset < spec->max_unit_bytes) {
       /* the end of the input, zero-padded: the last unit may run past it */
       memset(c->tail, 0, spec->max_unit_bytes);
       memcpy(c->tail, c->buf + c->offset, c->len - c->offset);
-      r = decode_at(spec, c->tail, spec->max_unit_bytes, 0, c->offset == 0, c->scratch, &size, err);
+      r = decode_at(spec, c->tail, spec->max_unit_bytes, 0, c->offset == 0, into, &size, err);
    } else {
-      r = decode_at(spec, c->buf, c->len, c->offset, c->offset == 0, c->scratch, &size, err);
+      r = decode_at(spec, c->buf, c->len, c->offset, c->offset == 0, into, &size, err);
    }
    if (r == ISA_ERR_NO_MATCH && spec->resync_bits) {
       /* nothing decodes here: report the place and go on past it */
-      memset(c->scratch, 0, spec->unit->c_size);
+      memset(into, 0, spec->unit->c_size);
       size = spec->resync_bits / 8;
       failed = 1;
    } else if (r) {
       c->done = true;
       return r;
    }
-   memcpy(obj, c->scratch, spec->unit->c_size);
+   if (spec->reads_prev)
+      memcpy(obj, c->scratch, spec->unit->c_size);
    memset(ctx, 0, sizeof *ctx);
    ctx->offset = c->offset;
    ctx->index = c->index;
    ctx->size = (uint64_t)size * 8;
-   ctx->prev = c->index ? c->prev : NULL;
+   ctx->prev = c->index && spec->reads_prev ? c->prev : NULL;
    ctx->program_size = c->len;
    ctx->failed = failed;
    ctx->options = c->options;
    /* the unit just decoded is the next one's predecessor; the old one
     * stays valid (ctx->prev) until the next call */
-   if (!failed) {
+   if (!failed && spec->reads_prev) {
       t = c->prev;
       c->prev = c->scratch;
       c->scratch = t;

@@ -108,7 +108,8 @@ struct isa_ctx {
    uint64_t index;   /* unit number, 0 for the first */
    uint64_t size;    /* size of the unit in bits */
    int last;         /* the last unit of the program */
-   const void *prev; /* the previous unit (same type), or NULL for the first */
+   const void *prev; /* the previous unit (same type), or NULL for the first, and always NULL when the
+                      * spec reads no $prev (a cursor then keeps no copy of it) */
    uint64_t program_size; /* bytes in the whole program */
    const void *next; /* the next unit, or NULL: known only while a program is encoded */
    const int64_t *state; /* the stream's <state>s before this unit, or NULL (their initial values) */
@@ -406,6 +407,9 @@ struct isa_spec {
     * (up to max_unit_bytes), and ends the listing */
    uint16_t skip_zero_bits, skip_unit_bits, resync_bits;
    uint8_t pad_end;
+   /* some expression reads $prev: the cursor keeps the unit before (else
+    * it decodes straight into the caller's unit, and ctx->prev is NULL) */
+   uint8_t reads_prev;
    uint32_t max_unit_bytes;
    const char *failed_text; /* printed for a failed unit */
    const struct isa_container *containers; /* file formats a program may come in */
