@@ -103,6 +103,37 @@ void isa_out_int(struct isa_out *o, int64_t v)
    isa_out_mem(o, s + i, sizeof s - i);
 }
 
+/* printf("%[0][width]lld") without printf: printers pad listing columns and
+ * indentation this way on every unit. */
+void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero)
+{
+   uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+   isa_out_num_w(o, u, v < 0, 10, 0, width, zero);
+}
+
+/* printf("%[0][width]ll{u,o,x,X}") of u (negative: a '-' before it). */
+void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero)
+{
+   const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+   char s[96];
+   size_t i = sizeof s, n;
+   do {
+      s[--i] = digits[u % base];
+      u /= base;
+   } while (u);
+   n = sizeof s - i + (negative ? 1 : 0);
+   if (width > 64)
+      width = 64;
+   if (zero)
+      for (; n < width; n++)
+         s[--i] = '0';
+   if (negative)
+      s[--i] = '-';
+   for (; n < width; n++)
+      s[--i] = ' ';
+   isa_out_mem(o, s + i, sizeof s - i);
+}
+
 void isa_out_hex(struct isa_out *o, uint64_t v)
 {
    static const char digits[] = "0123456789abcdef";

@@ -173,6 +173,37 @@ Test(out, python_float_repr)
    cr_assert_str_eq(b, "-inf");
 }
 
+/* The printf-free widths printers use for %3d, %04X and the like print
+ * what snprintf prints, over values of every size and sign. */
+Test(out, widths_as_printf)
+{
+   static const int64_t values[] = {0, 1, 7, 9, 10, 42, 99, 100, 255, 4096, 65535, 123456789, INT64_MAX, -1, -9,
+                                    -10, -42, -12345, INT64_MIN};
+   static const unsigned widths[] = {0, 1, 2, 3, 4, 8, 20, 24};
+   char got[128], want[128];
+   struct isa_out o;
+   for (unsigned i = 0; i < sizeof values / sizeof values[0]; i++)
+      for (unsigned w = 0; w < sizeof widths / sizeof widths[0]; w++)
+         for (int zero = 0; zero < 2; zero++) {
+            char fmt[16];
+            int64_t v = values[i];
+            isa_out_buffer(&o, got, sizeof got);
+            isa_out_int_w(&o, v, widths[w], zero);
+            snprintf(fmt, sizeof fmt, zero ? "%%0%ulld" : "%%%ulld", widths[w]);
+            snprintf(want, sizeof want, fmt, (long long)v);
+            cr_assert_str_eq(got, want, "%s of %lld", fmt, (long long)v);
+            static const char convs[] = "uoxX";
+            static const unsigned bases[] = {10, 8, 16, 16};
+            for (unsigned c = 0; c < 4; c++) {
+               isa_out_buffer(&o, got, sizeof got);
+               isa_out_num_w(&o, (uint64_t)v, 0, bases[c], convs[c] == 'X', widths[w], zero);
+               snprintf(fmt, sizeof fmt, zero ? "%%0%ull%c" : "%%%ull%c", widths[w], convs[c]);
+               snprintf(want, sizeof want, fmt, (unsigned long long)v);
+               cr_assert_str_eq(got, want, "%s of %llu", fmt, (unsigned long long)v);
+            }
+         }
+}
+
 Test(out, pad_and_items)
 {
    char b[64];

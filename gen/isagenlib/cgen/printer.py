@@ -7,6 +7,8 @@ chains).  Operands become three static functions: `case` (which case
 applies), `print`, and, in validator.py, `check`.
 """
 
+import re
+
 from .. import refs as R
 from .. import template as T
 from ..model import Sequence, Struct
@@ -244,11 +246,20 @@ class TemplateEmitter(T.Visitor):
         if conv == "b":
             digits = int(spec) if spec.strip("0") else 1
             return [Call("isa_out_bin", [Atom(out), E.Cast("uint64_t", val), Atom(str(digits))])]
+        width = re.fullmatch(r"(0?)([1-9]\d?)?", spec)   # only a width, maybe zero-padded: no printf
         if conv in "di":
             if not spec:
                 return [Call("isa_out_int", [Atom(out), val])]
+            if width:
+                return [Call("isa_out_int_w", [Atom(out), val, Atom(width.group(2) or "0"), Atom("1" if width.group(1)
+                                                                                                    else "0")])]
             return [Call("isa_out_fmt", [Atom(out), Atom(f'"%{spec}lld"'), E.Cast("long long", val)])]
         if conv in "uxXo":
+            if width:
+                base = {"u": "10", "x": "16", "X": "16", "o": "8"}[conv]
+                return [Call("isa_out_num_w", [Atom(out), E.Cast("uint64_t", val), Atom("0"), Atom(base),
+                                               Atom("1" if conv == "X" else "0"), Atom(width.group(2) or "0"),
+                                               Atom("1" if width.group(1) else "0")])]
             return [Call("isa_out_fmt", [Atom(out), Atom(f'"%{spec}ll{conv}"'), E.Cast("unsigned long long", val)])]
         if conv == "f" and not spec and isinstance(node, E.X.Call) and node.fn == "half":
             # exact and printf-free; the same text as printf("%f")

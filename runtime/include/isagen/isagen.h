@@ -81,6 +81,9 @@ static inline void isa_out_str(struct isa_out *o, const char *s)
 }
 void isa_out_fmt(struct isa_out *o, const char *fmt, ...) ISA_PRINTF(2, 3);
 void isa_out_int(struct isa_out *o, int64_t v);         /* decimal */
+void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero);    /* printf("%05lld") */
+void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width,
+                   int zero);                                                   /* printf("%04llX") */
 void isa_out_hex(struct isa_out *o, uint64_t v);        /* 0x1f */
 void isa_out_bin(struct isa_out *o, uint64_t v, unsigned digits); /* 0101 */
 void isa_out_enum(struct isa_out *o, const char *name, int64_t v); /* name or decimal */
