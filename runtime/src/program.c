@@ -35,6 +35,9 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
    return decode_at(spec, buf, len, offset, offset == 0, obj, size, err);
 }
 
+/* More states than this are not cleared per program (isa_cursor_init). */
+#define LAZY_STATES 256
+
 int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len)
 {
    memset(c, 0, sizeof *c);
@@ -44,22 +47,26 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    c->prev = calloc(1, spec->unit->c_size);
    c->scratch = calloc(1, spec->unit->c_size);
    if (spec->n_state) {
-      /* not cleared: scalar states are set to their init here, array
-       * elements count as unset (state_set) until a <set> writes them */
+      /* Few states are all set to their init here.  Many (Midgard's 4096
+       * tags) are not cleared: scalars are, array elements count as unset
+       * (state_set) until a <set> writes them, which saves a large memset
+       * per program and costs a bitmap test per read. */
+      bool lazy = spec->n_state > LAZY_STATES;
       c->state = (int64_t *)malloc(2 * spec->n_state * sizeof *c->state);
       c->written = (unsigned *)calloc(spec->max_state_writes + 1, sizeof *c->written);
-      c->state_set = (uint64_t *)calloc((spec->n_state + 63) / 64, sizeof *c->state_set);
-      for (unsigned d = 0; c->state && c->state_set && d < spec->n_state_decls; d++) {
-         unsigned k = spec->state_decls[d].index;
-         if (spec->state_decls[d].count != 1)
-            continue;
-         c->state[k] = c->state[spec->n_state + k] = spec->state_decls[d].init;
-         c->state_set[k / 64] |= UINT64_C(1) << (k % 64);
+      c->state_set = lazy ? (uint64_t *)calloc((spec->n_state + 63) / 64, sizeof *c->state_set) : NULL;
+      for (unsigned d = 0; c->state && (c->state_set || !lazy) && d < spec->n_state_decls; d++) {
+         const struct isa_state_decl *s = &spec->state_decls[d];
+         for (unsigned i = 0; i < (lazy && s->count != 1 ? 0 : s->count); i++)
+            c->state[s->index + i] = c->state[spec->n_state + s->index + i] = s->init;
+         if (lazy && s->count == 1)
+            c->state_set[s->index / 64] |= UINT64_C(1) << (s->index % 64);
       }
    }
    if (spec->pad_end)
       c->tail = (uint8_t *)calloc(1, spec->max_unit_bytes);
-   if (!c->prev || !c->scratch || (spec->n_state && (!c->state || !c->written || !c->state_set)) ||
+   if (!c->prev || !c->scratch ||
+       (spec->n_state && (!c->state || !c->written || (spec->n_state > LAZY_STATES && !c->state_set))) ||
        (spec->pad_end && !c->tail)) {
       isa_cursor_fini(c);
       c->done = true;
@@ -155,7 +162,8 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
       for (unsigned k = 0; k < c->n_written; k++) {
          unsigned w = c->written[k];
          c->state[w] = c->state[spec->n_state + w];
-         c->state_set[w / 64] |= UINT64_C(1) << (w % 64);
+         if (c->state_set)
+            c->state_set[w / 64] |= UINT64_C(1) << (w % 64);
       }
       c->n_written = 0;
       ctx->state = c->state;
