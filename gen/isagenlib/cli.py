@@ -269,6 +269,14 @@ def cmd_diff(args):
     return 0
 
 
+def load_versions(path, schema=None, display_path=None):
+    """{version: spec} of every version of a file, oldest first ({None: spec}
+    for a file without versions).  Raises SpecError."""
+    first = load_spec(path, schema, display_path)
+    return {v: first if v in (None, first.version) else load_spec(path, schema, display_path, v)
+            for v in first.versions or [None]}
+
+
 def cmd_git_diff(args):
     """Git's external diff driver (docs/diff.md#git): PATH OLD-FILE OLD-HEX
     OLD-MODE NEW-FILE NEW-HEX NEW-MODE, a side that does not exist being
@@ -280,20 +288,20 @@ def cmd_git_diff(args):
         print("isagen git-diff: git passes PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE; set it as "
               "diff.isagen.command (docs/diff.md#git)", file=sys.stderr)
         return 2
-    path, old_file, old_hex, new_file, new_hex = args.args[0], args.args[1], args.args[2], args.args[4], args.args[5]
+    path, old_file, old_hex, new_file = args.args[0], args.args[1], args.args[2], args.args[4]
     short = lambda h: h[:12] if h.strip("0.") else "worktree"
     sys.stdout.write(f"isagen diff a/{path} b/{path}\n")
     if old_file == "/dev/null" or new_file == "/dev/null":
         sys.stdout.write(f"{path}: spec file {'added' if old_file == '/dev/null' else 'removed'}\n")
         return 0
     try:
-        old = load_spec(old_file, args.schema, f"{path}@{short(old_hex)}")
-        new = load_spec(new_file, args.schema, path)
-        names = [v for v in new.versions if v in old.versions] or [None]
-        for version in names:
-            a = old if version in (None, old.version) else load_spec(old_file, args.schema, f"{path}@{short(old_hex)}",
-                                                                     version)
-            b = new if version in (None, new.version) else load_spec(new_file, args.schema, path, version)
+        old = load_versions(old_file, args.schema, f"{path}@{short(old_hex)}")
+        new = load_versions(new_file, args.schema, path)
+        both = [v for v in new if v in old] or [None]
+        for version in both:
+            # (a file that gained or lost <versions> compares its default ones)
+            a = old.get(version) or next(iter(old.values()))
+            b = new.get(version) or next(iter(new.values()))
             changes, entries = diff.report(a, b)
             suffix = f":{version}" if version else ""
             sys.stdout.write(diffreport.text(f"{path}@{short(old_hex)}{suffix}", f"{path}{suffix}", entries, changes))
@@ -306,19 +314,15 @@ def cmd_git_diff(args):
 
 def cmd_doc(args):
     """One HTML page per version of each spec file (docs/cli.md#isagen-doc)."""
-    from . import diff, htmldoc
-    try:
-        from . import space
-    except ImportError:   # (the encoding-space map is optional for the page)
-        space = None
+    from . import diff, diffcorpus, diffgroup, htmldoc, space
     os.makedirs(args.output, exist_ok=True)
     status = 0
     for path in args.files:
         stem = os.path.splitext(os.path.basename(path))[0]
         try:
-            first = load_spec(path, args.schema)
-            names = first.versions or [None]
-            specs = {v: (first if v in (None, first.version) else load_spec(path, args.schema, version=v)) for v in names}
+            specs = load_versions(path, args.schema)
+            names = list(specs)
+            default = versions.peek(path)[2]
         except SpecError as e:
             for d in e.diagnostics:
                 print(d, file=sys.stderr)
@@ -330,22 +334,25 @@ def cmd_doc(args):
             if i > 0:   # what this version adds, removes or changes from the one before
                 _, entries = diff.report(specs[names[i - 1]], spec)
                 choices = {t.name for t in spec.types if t.kind == "choice"}
-                changes.append((names[i - 1], [(e.text, element_of(e.where, choices)) for e in entries]))
+                changes.append((names[i - 1], [(e.text, diffgroup.element_path(e.where, choices)[0])
+                                               for e in entries]))
             evidence, corpus_name = None, None
             if args.corpus:
                 from . import evidence as ev
-                with tempfile.TemporaryDirectory() as tmp:
-                    evidence = ev.collect(lambda name: load_spec(path, args.schema, version=v, name=name),
-                                          args.corpus, tmp)
+                try:
+                    with tempfile.TemporaryDirectory() as tmp:
+                        evidence = ev.collect(lambda name: load_spec(path, args.schema, version=v, name=name),
+                                              args.corpus, tmp)
+                except diffcorpus.CorpusError as e:
+                    print(f"isagen doc: {e}", file=sys.stderr)
+                    return 2
                 corpus_name = ", ".join(display_name(c) for c in args.corpus)
-            spaces = []
-            if space is not None:
-                counts = None if evidence is None else {k: x["count"] for k, x in evidence.items()}
-                spaces = space.analyse(spec, counts)
-            page = htmldoc.build_page(spec, spec.document.families, stem, first.version if v else None, changes,
+            counts = None if evidence is None else {k: x["count"] for k, x in evidence.items()}
+            spaces = space.analyse(spec, counts)
+            page = htmldoc.build_page(spec, spec.document.families, stem, default, changes,
                                       spaces, evidence, corpus_name)
-            out = os.path.join(args.output, htmldoc.page_file(stem, v, first.version))
-            write_if_changed(out, htmldoc.render(page))
+            out = os.path.join(args.output, htmldoc.page_file(stem, v, default))
+            write_if_changed(out, htmldoc.render("reference.html.mako", page=page))
             print(out)
     return status
 
@@ -378,13 +385,6 @@ def cmd_space(args):
     else:
         sys.stdout.write(space.text(name, sets))
     return 0
-
-
-def element_of(where, choices):
-    """The struct, choice or enum a diff entry is about ('Instruction.fadd16'
-    and 'fadd16.L' are about fadd16)."""
-    parts = where.split(" rule ")[0].removeprefix("enum ").split(".")
-    return parts[1] if parts[0] in choices and len(parts) > 1 else parts[0]
 
 
 def cmd_fmt(args):

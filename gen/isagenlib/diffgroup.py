@@ -56,6 +56,15 @@ def worst(changes):
     return min((c.cls for c in changes), key=CLASSES.index)
 
 
+def element_path(where, choices):
+    """A change's `where` as the path of names it is about, the choice an
+    encoding is an alternative of left out: 'Instruction.fadd16' and
+    'fadd16.L' are about fadd16, 'Header.PS.X' about field X of variant PS
+    of Header, 'enum Op' about Op."""
+    parts = where.split(" rule ")[0].removeprefix("enum ").removeprefix("operand ").split(".")
+    return parts[1:] if parts[0] in choices and len(parts) > 1 else parts
+
+
 def subject(c):
     """The element a change is about, by name (an encoding, a struct, an enum)."""
     head = c.where.split(" rule ")[0]

@@ -172,15 +172,14 @@ LAYOUT_KINDS = ("fixed-bits-changed", "length-changed", "size-changed", "fields-
 def drawn_structs(e, old_spec, new_spec, renames):
     """[(old struct or variant, new one)] an entry's diagrams compare: the
     encodings whose layout its changes are about, old names followed."""
+    from .diffgroup import element_path
     back = {v: k for k, v in renames.items()}
+    choices = {t.name for spec in (old_spec, new_spec) for t in spec.types if t.kind == "choice"}
     out = []
     for c in e.changes:
         if not (c.kind in LAYOUT_KINDS or c.kind.startswith(("field-", "encoding-", "variant-"))):
             continue
-        parts = c.where.split(" rule ")[0].split(".")
-        choice = new_spec.type_named(parts[0]) or old_spec.type_named(parts[0])
-        if getattr(choice, "kind", "") == "choice" and len(parts) > 1:
-            parts = parts[1:]
+        parts = element_path(c.where, choices)
         names = [parts[0]] + (c.new.split() if c.kind in ("encoding-split",) and c.new else [])
         for name in names:
             variant = parts[1] if len(parts) > 2 or c.kind.startswith("variant-") and len(parts) > 1 else None
@@ -198,15 +197,8 @@ def struct_diagram(spec, name, variant):
     s = spec.type_named(name)
     if not isinstance(s, Struct):
         return None
-    members = list(s.members)
     v = next((v for v in s.variants if v.name == variant), None)
-    if v is not None:
-        members += v.members
-    alternatives = {a.type.target.name for t in spec.types if t.kind == "choice" for a in t.alts
-                    if isinstance(a.type.target, Struct)}
-    d = htmldoc.diagram(members, s.bits, name, htmldoc.row_bits_of(s, alternatives, htmldoc.granule(spec)),
-                        s.min_length if s.length_flag or s.length_text else None, s.length_flag, s.length_text,
-                        free_label="variant" if s.variants and v is None else "")
+    d = htmldoc.struct_diagram(s, htmldoc.row_bits(spec)(s), v)
     for row in d.rows:
         for cell in row.cells:
             cell.anchor = None   # (no field tables on this page to link to)
@@ -229,9 +221,6 @@ def html_places(e, base):
 def as_html(old_name, new_name, entries, changes, corpus=None, link_base=None, old_spec=None, new_spec=None):
     """The report as a page: entries by class, each layout change with the
     old and new bit diagrams side by side."""
-    import html as H
-    import os
-    from mako.lookup import TemplateLookup
     from . import htmldoc
     renames = {c.old: c.new for c in changes if c.kind == "encoding-renamed"}
     views = []
@@ -247,11 +236,8 @@ def as_html(old_name, new_name, entries, changes, corpus=None, link_base=None, o
                       "places": html_places(e, link_base)})
     classes = [(cls, HEADINGS[cls], MEANING[cls], [v for v in views if v["entry"].cls == cls]) for cls in CLASSES]
     classes = [c for c in classes if c[3]]
-    here = os.path.join(os.path.dirname(__file__), "..", "templates")
-    lookup = TemplateLookup(directories=[here], strict_undefined=True, input_encoding="utf-8")
-    return lookup.get_template("diff.html.mako").render(
-        old_name=old_name, new_name=new_name, summary=summary_line(entries, changes), classes=classes,
-        esc=H.escape, BIT_PX=htmldoc.BIT_PX, md_link=link)
+    return htmldoc.render("diff.html.mako", old_name=old_name, new_name=new_name,
+                          summary=summary_line(entries, changes), classes=classes)
 
 
 FORMATS = {"text": text, "markdown": markdown, "json": as_json, "html": as_html}

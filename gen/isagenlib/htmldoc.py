@@ -269,32 +269,34 @@ def operand_view(o, used_by):
                        [(lt.name, lt.value_text) for lt in o.lets], o.doc, used_by)
 
 
-def row_bits_of(s, choice_structs, granule=None):
-    """16 for the encodings of an instruction set with 2-byte units (AGX:
-    some alternative's length is not a whole number of words), 32 for the
-    rest."""
-    return 16 if s.name in choice_structs and granule == 16 else 32
+def alternatives(spec):
+    """Names of the structs that are alternatives of a choice: encodings."""
+    return {a.type.target.name for c in spec.types if isinstance(c, Choice) for a in c.alts
+            if isinstance(a.type.target, Struct)}
 
 
-def granule(spec):
-    """16 when some alternative of a choice is not a whole number of 32-bit
-    words long, else 32."""
-    for c in spec.types:
-        if isinstance(c, Choice):
-            for a in c.alts:
-                t = a.type.target
-                if isinstance(t, Struct) and (t.bits % 32 or (t.min_length or 0) % 32):
-                    return 16
-    return 32
+def row_bits(spec):
+    """A function giving a struct's diagram row width: 16 bits for the
+    encodings of an instruction set with 2-byte units (AGX: some
+    alternative's length is not a whole number of words), 32 for the rest."""
+    encodings = alternatives(spec)
+    short = any(spec.type_named(n).bits % 32 or (spec.type_named(n).min_length or 0) % 32 for n in encodings)
+    return lambda s: 16 if short and s.name in encodings else 32
 
 
-def struct_section(s, choice_structs, families, unit=32):
+def struct_diagram(s, width, variant=None):
+    """The diagram of struct s (of one of its variants, with the common bits
+    and their own) in rows of `width` bits."""
+    if variant is not None:
+        return diagram(list(s.members) + list(variant.members), s.bits, f"{s.name}.{variant.name}", width)
+    return diagram(s.members, s.bits, s.name, width, s.min_length if s.length_flag or s.length_text else None,
+                   s.length_flag, s.length_text, free_label="variant" if s.variants else "")
+
+
+def struct_section(s, width, families):
     sec = Section("struct", s.name, anchor("struct", s.name), s.doc, " ".join(s.src),
                   family=", ".join(families.get(s.name, [])))
-    rb = row_bits_of(s, choice_structs, unit)
-    sec.diagrams.append(("", diagram(s.members, s.bits, s.name, rb, s.min_length if s.length_flag or s.length_text
-                                     else None, s.length_flag, s.length_text,
-                                     free_label="variant" if s.variants else "")))
+    sec.diagrams.append(("", struct_diagram(s, width)))
     sec.fields = field_rows(s.members, s.name)
     sec.displays = [(d.when_text or "", template_text(d.parts)) for d in s.displays]
     sec.mnemonics = mnemonics(s.name, [text for _, text in sec.displays])
@@ -305,7 +307,7 @@ def struct_section(s, choice_structs, families, unit=32):
         chosen = [" && ".join(f"{m.field_path or 'bits'} == {m.value_text}" for m in group) for group in v.whens]
         vs.alts = [{"when": " || ".join(chosen) or ("otherwise" if v.fallback else "its fixed bits"),
                     "priority": v.priority}]
-        vs.diagrams.append(("", diagram(list(s.members) + list(v.members), s.bits, f"{s.name}.{v.name}", rb)))
+        vs.diagrams.append(("", struct_diagram(s, width, v)))
         vs.fields = field_rows(v.members, f"{s.name}.{v.name}")
         vs.displays = [(d.when_text or "", template_text(d.parts)) for d in v.displays]
         vs.rules = rule_views(v.rules)
@@ -430,8 +432,8 @@ def page_file(stem, version, default):
 
 def build_page(spec, families, stem, default_version, changes=(), spaces=(), evidence=None, corpus_name=None):
     """The view of one version of a spec."""
-    choice_structs = {a.type.target.name for c in spec.types if isinstance(c, Choice) for a in c.alts
-                      if isinstance(a.type.target, Struct)}
+    choice_structs = alternatives(spec)
+    width = row_bits(spec)
     used = uses_of(spec)
     changed_where = {}
     for version, entries in changes:
@@ -440,7 +442,7 @@ def build_page(spec, families, stem, default_version, changes=(), spaces=(), evi
     structs, choices, sequences = [], [], []
     for t in spec.types:
         if isinstance(t, Struct):
-            sec = struct_section(t, choice_structs, families, granule(spec))
+            sec = struct_section(t, width(t), families)
             sec.operands = [operand_view(o, used.get(o.name, [])) for o in t.operands]
             sec.changes = changed_where.get(t.name, [])
             if evidence is not None:
@@ -503,9 +505,9 @@ def build_page(spec, families, stem, default_version, changes=(), spaces=(), evi
                 [(v, [(t, w) for t, w in es]) for v, es in changes], contents, corpus_name)
 
 
-def render(page):
-    from mako.lookup import TemplateLookup
-    here = os.path.join(os.path.dirname(__file__), "..", "templates")
-    lookup = TemplateLookup(directories=[here], strict_undefined=True, input_encoding="utf-8")
-    return lookup.get_template("reference.html.mako").render(page=page, esc=html.escape, anchor=anchor,
-                                                             BIT_PX=BIT_PX)
+def render(template, **values):
+    """A page from gen/templates: `reference.html.mako`, `diff.html.mako`
+    (both lay out diagrams with diagram.html.mako, which reads esc and
+    BIT_PX)."""
+    from .cgen import template_lookup
+    return template_lookup().get_template(template).render(esc=html.escape, anchor=anchor, BIT_PX=BIT_PX, **values)

@@ -15,7 +15,7 @@ by value, which is how a person reads an opcode table ("bits 0..6 = 0x0e,
 """
 
 from dataclasses import asdict, dataclass, field
-from typing import List, Optional
+from typing import Optional
 
 from . import cubes as C
 from .model import Choice, Struct

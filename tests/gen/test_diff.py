@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 import unittest
 
+from tests.gen.common import load_text
 from gen.isagenlib import cli, diff
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -56,13 +57,7 @@ BASE = """
 
 
 def changes(old_xml, new_xml):
-    with tempfile.TemporaryDirectory() as d:
-        for name, text in (("old.xml", old_xml), ("new.xml", new_xml)):
-            with open(os.path.join(d, name), "w") as f:
-                f.write(text)
-        a = cli.load_spec(os.path.join(d, "old.xml"), display_path="old.xml")
-        b = cli.load_spec(os.path.join(d, "new.xml"), display_path="new.xml")
-        return diff.diff(a, b)
+    return diff.diff(load_text(old_xml, "old.xml"), load_text(new_xml, "new.xml"))
 
 
 def triples(cs):
@@ -71,13 +66,7 @@ def triples(cs):
 
 def report(old_xml, new_xml):
     """(changes, entries) of diff.report on two specs named old.xml and new.xml."""
-    with tempfile.TemporaryDirectory() as d:
-        for name, text in (("old.xml", old_xml), ("new.xml", new_xml)):
-            with open(os.path.join(d, name), "w") as f:
-                f.write(text)
-        a = cli.load_spec(os.path.join(d, "old.xml"), display_path="old.xml")
-        b = cli.load_spec(os.path.join(d, "new.xml"), display_path="new.xml")
-        return diff.report(a, b)
+    return diff.report(load_text(old_xml, "old.xml"), load_text(new_xml, "new.xml"))
 
 
 class Synthetic(unittest.TestCase):

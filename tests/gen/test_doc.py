@@ -14,7 +14,8 @@ import subprocess
 import tempfile
 import unittest
 
-from gen.isagenlib import cli, htmldoc
+from tests.gen.common import load_text
+from gen.isagenlib import htmldoc
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ISAGEN = os.path.join(ROOT, "gen", "isagen")
@@ -36,12 +37,7 @@ SPEC = """<?xml version="1.0"?>
 """
 
 
-def load(text):
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "t.xml")
-        with open(path, "w") as f:
-            f.write(text)
-        return cli.load_spec(path, display_path="t.xml")
+load = load_text
 
 
 class Diagram(unittest.TestCase):

@@ -1,10 +1,9 @@
 """Declared-once layouts and ordered choices mean what docs/xml-reference.md
 says: a struct that extends a format is the struct written out by hand."""
-import os
-import tempfile
 import unittest
 
-from gen.isagenlib import cli, template as T
+from tests.gen.common import load_text
+from gen.isagenlib import template as T
 from gen.isagenlib import diff as D
 from gen.isagenlib.model import Field
 
@@ -69,12 +68,7 @@ BY_HAND = SHARED.replace("{body}", """
   <source id="s">a source</source>""")
 
 
-def load(text):
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "t.xml")
-        with open(path, "w") as f:
-            f.write(text)
-        return cli.load_spec(path)
+load = load_text
 
 
 class Layouts(unittest.TestCase):

@@ -11,6 +11,7 @@ import subprocess
 import tempfile
 import unittest
 
+from tests.gen.common import load_text
 from gen.isagenlib import cli, space
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -33,12 +34,7 @@ SPEC = """<?xml version="1.0"?>
 """
 
 
-def load(text, name="t.xml"):
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return cli.load_spec(path, display_path=name)
+load = load_text
 
 
 class Map(unittest.TestCase):

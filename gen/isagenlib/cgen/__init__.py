@@ -30,7 +30,8 @@ TEMPLATE_DIR = os.path.join(HERE, "..", "..", "templates")
 CORE_H = os.path.join(HERE, "..", "..", "..", "runtime", "include", "isagen", "core.h")
 
 
-def _lookup():
+def template_lookup():
+    """The Mako templates of gen/templates (C, and the HTML pages too)."""
     from mako.lookup import TemplateLookup
     return TemplateLookup(directories=[TEMPLATE_DIR], strict_undefined=True, input_encoding="utf-8")
 
@@ -144,7 +145,7 @@ class Generator:
     """Renders specs to C; the templates are compiled once per generator."""
 
     def __init__(self):
-        self.lookup = _lookup()
+        self.lookup = template_lookup()
 
     def generate(self, spec):
         """{file name: text} of a checked spec's C."""
@@ -159,5 +160,5 @@ def generate(spec):
 
 def registry(names):
     """isagen_specs.c: the table of specs compiled into the library."""
-    tpl = _lookup().get_template("registry.c.mako")
+    tpl = template_lookup().get_template("registry.c.mako")
     return tpl.render(prefixes=[c_prefix(n) for n in names]).rstrip("\n") + "\n"
