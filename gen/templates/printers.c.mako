@@ -1,6 +1,10 @@
 <%doc>
-  Emits the printers of <prefix>.c: T_print for every type, from its
-  <display>s (the default display when it has none).  Included by spec.c.mako.
+  Emits the printers of <prefix>.c: for every type a static T_write, its
+  text from its <display>s (the default display when it has none) appended
+  to the sink, and the public T_print, which writes and then hands a FILE
+  or callback sink its block.  Nested types and operands call T_write, so
+  a unit reaches a FILE in one write.  Included by spec.c.mako, which
+  declares the T_write functions before the operand rules that call them.
 </%doc>\
 
 /* ======================================================================
@@ -11,7 +15,15 @@
 <% body.items[:0] = ['(void)v;', '(void)ctx;'] %>\
 <% body.line('return out->error ? ISA_ERR_NOSPACE : ISA_OK;') %>\
 
-%   for ln in g.function(('int ' + n.fn(t, 'print'), ['const %s *v' % n.sname(t), 'struct isa_out *out', 'const struct isa_ctx *ctx']), body):
+%   for ln in g.function(('int ' + n.fn(t, 'write'), ['const %s *v' % n.sname(t), 'struct isa_out *out', 'const struct isa_ctx *ctx']), body, static=True):
 ${ln}
 %   endfor
+
+%   for ln in g.signature('int ' + n.fn(t, 'print'), ['const %s *v' % n.sname(t), 'struct isa_out *out', 'const struct isa_ctx *ctx']):
+${ln}
+%   endfor
+{
+   int r = ${n.fn(t, 'write')}(v, out, ctx);
+   return isa_out_flush(out) ? ISA_ERR_NOSPACE : r;
+}
 % endfor

@@ -11,6 +11,28 @@
 
 #include "isagen/isagen.h"
 #include "${g.prefix}.h"
+% if spec.types:
+
+/* Each type's text without flushing the sink (printers.c.mako) */
+% endif
+% for t in spec.types:
+%   for ln in g.signature('int ' + n.fn(t, 'write'), ['const %s *v' % n.sname(t), 'struct isa_out *out', 'const struct isa_ctx *ctx'], static=True, end=';'):
+${ln}
+%   endfor
+% endfor
+% for e in spec.enums:
+
+/* ${e.name}: its name, or its number when it has none, by known length */
+static inline void ${n.enum_write_fn(e)}(struct isa_out *out, int64_t v)
+{
+   switch ((uint32_t)v) {
+%   for v in e.values:
+   case ${v.value}: isa_out_mem(out, ${g.c_string(v.display)}, ${len(v.display.encode('utf-8'))}); return;
+%   endfor
+   default: isa_out_int(out, v); return;
+   }
+}
+% endfor
 <%include file="operands.c.mako"/>
 <%include file="printers.c.mako"/>
 <%include file="validators.c.mako"/>

@@ -72,6 +72,7 @@ int cmd_check(const struct options *o)
       if (r < 0) {
          char msg[512];
          describe_error(spec, cur.offset, &err, msg, sizeof msg);
+         isa_out_flush(&out);
          fflush(stdout);
          fprintf(stderr, "isa: %s: %s\n", spec->name, msg);
          status = EXIT_INVALID;
@@ -83,6 +84,7 @@ int cmd_check(const struct options *o)
          spec->unit->validate(obj, &findings, &ctx, NULL);
    }
    isa_cursor_fini(&cur);
+   isa_out_flush(&out);
    fflush(stdout);
    free(obj);
    bytes_free(&in);

@@ -203,6 +203,7 @@ static int batch(const struct options *o)
          units_array(&out, units, u.error ? 0 : u.len);
       }
       isa_out_str(&out, "}\n");
+      isa_out_flush(&out);
       if (!ok)
          status = EXIT_INVALID;
    }
@@ -227,6 +228,7 @@ int cmd_dis(const struct options *o)
       return EXIT_INVALID;
    isa_out_file(&out, stdout);
    r = disassemble(o->spec, o->spec_options, &in, &out, o->json, o->offsets, &consumed, msg, sizeof msg);
+   isa_out_flush(&out);
    fflush(stdout);
    if (r == ISA_OK && consumed < in.len)
       fprintf(stderr, "isa: note: %s: %zu trailing byte%s after the decoded unit%s\n", o->spec->name,

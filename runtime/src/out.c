@@ -7,39 +7,80 @@
 
 #include "isagen/isagen.h"
 
+/* A sink's block: text goes to [buf, end), *cur kept '\0'. */
+static void out_init(struct isa_out *o, char *buf, size_t cap)
+{
+   o->buf = o->cur = buf;
+   o->end = buf + cap - 1;
+   *buf = '\0';
+   o->len = 0;
+   o->error = 0;
+   o->fp = NULL;
+   o->write = NULL;
+   o->user = NULL;
+}
+
 void isa_out_file(struct isa_out *o, FILE *fp)
 {
-   memset(o, 0, sizeof *o);
+   out_init(o, o->block, sizeof o->block);
    o->fp = fp;
+}
+
+void isa_out_callback(struct isa_out *o, isa_write_fn write, void *user)
+{
+   out_init(o, o->block, sizeof o->block);
+   o->write = write;
+   o->user = user;
 }
 
 void isa_out_buffer(struct isa_out *o, char *buf, size_t cap)
 {
-   memset(o, 0, sizeof *o);
-   o->buf = buf;
-   o->cap = cap;
+   /* no buffer at all: an empty block of our own, so every write is cut */
    if (buf && cap)
-      buf[0] = '\0';
+      out_init(o, buf, cap);
+   else
+      out_init(o, o->block, 1);
 }
 
-/* isa_out_mem's other cases (isagen.h has the common one inline): a FILE,
- * a buffer that is full, no sink at all. */
+/* Write s[0..n) to a FILE or callback sink. */
+static void out_write(struct isa_out *o, const char *s, size_t n)
+{
+   if (!n)
+      return;
+   if (o->fp ? fwrite(s, 1, n, o->fp) != n : o->write(o->user, s, n) != 0)
+      o->error = 1;
+}
+
+int isa_out_flush(struct isa_out *o)
+{
+   if ((o->fp || o->write) && o->cur > o->buf) {
+      out_write(o, o->buf, (size_t)(o->cur - o->buf));
+      o->cur = o->buf;
+      *o->cur = '\0';
+   }
+   return o->error;
+}
+
+/* isa_out_mem when the block has no room for n bytes: a FILE or callback
+ * sink writes the block out (and text longer than a block straight
+ * through); a buffer keeps what fits and is flagged cut. */
 void isa_out_mem_slow(struct isa_out *o, const char *s, size_t n)
 {
-   if (o->fp) {
-      if (n && fwrite(s, 1, n, o->fp) != n)
-         o->error = 1;
-   } else if (o->buf && o->cap) {
-      /* len counts everything produced, even past the end of the buffer */
-      size_t room = o->len < o->cap - 1 ? o->cap - 1 - o->len : 0;
-      size_t k = n < room ? n : room;
-      if (k) {
-         memcpy(o->buf + o->len, s, k);
-         o->buf[o->len + k] = '\0';
+   if (o->fp || o->write) {
+      isa_out_flush(o);
+      if (n <= (size_t)(o->end - o->cur)) {
+         memcpy(o->cur, s, n);
+         o->cur += n;
+         *o->cur = '\0';
+      } else {
+         out_write(o, s, n);
       }
-      if (k < n)
-         o->error = 1;
-   } else if (n) {
+   } else {
+      /* len counts everything produced, even past the end of the buffer */
+      size_t k = (size_t)(o->end - o->cur);
+      memcpy(o->cur, s, k);
+      o->cur += k;
+      *o->cur = '\0';
       o->error = 1;
    }
    o->len += n;
@@ -64,6 +105,7 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
    /* Rare: long output (e.g. %f of a huge double).  Format in pieces of
     * the small buffer would split conversions, so print straight through. */
    if (o->fp) {
+      isa_out_flush(o);
       va_start(ap, fmt);
       if (vfprintf(o->fp, fmt, ap) < 0)
          o->error = 1;
@@ -82,16 +124,11 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
    }
 }
 
-/* Decimal without printf: printers call this for most numbers they print. */
-void isa_out_int(struct isa_out *o, int64_t v)
+/* Decimal without printf: isa_out_int's numbers from 100 up and below 0,
+ * and any number when the block is nearly full. */
+void isa_out_int_slow(struct isa_out *o, int64_t v)
 {
    char s[24];
-   if (v >= 0 && v < 100) { /* most numbers a printer shows: register numbers, small immediates */
-      s[0] = (char)('0' + v / 10);
-      s[1] = (char)('0' + v % 10);
-      isa_out_mem(o, s + (v < 10), v < 10 ? 1 : 2);
-      return;
-   }
    size_t i = sizeof s;
    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
    do {
@@ -222,8 +259,7 @@ void isa_out_pad(struct isa_out *o, size_t start, int64_t width)
 
 void isa_out_item(struct isa_out *o, const struct isa_out *item)
 {
-   size_t n = item->len < item->cap ? item->len : (item->cap ? item->cap - 1 : 0);
-   isa_out_mem(o, item->buf, n);
+   isa_out_mem(o, item->buf, (size_t)(item->cur - item->buf));
    if (item->error)
       o->error = 1;
 }

@@ -58,7 +58,12 @@ static double now_ns(void)
    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* ns per item of one call of fn, measured over at least `min_ns` */
+/* ns per item of one call of fn, measured over at least `min_ns` (not
+ * inlined: `valgrind --tool=callgrind --toggle-collect=measure` counts the
+ * instructions of the cases alone, see --once) */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static double measure(void (*fn)(void *), void *state, size_t items, double min_ns)
 {
    double start = now_ns(), elapsed;
@@ -81,11 +86,13 @@ int main(int argc, char **argv)
 {
    struct bench_case cases[32];
    size_t n = 0;
-   int quick = 0;
+   int quick = 0, once = 0;
    const char *filter = NULL;
    for (int i = 1; i < argc; i++) {
       if (!strcmp(argv[i], "--quick"))
          quick = 1;
+      else if (!strcmp(argv[i], "--once")) /* each case called once, unwarmed: for callgrind's counts */
+         once = 1;
       else
          filter = argv[i];
    }
@@ -100,16 +107,18 @@ int main(int argc, char **argv)
    midgard_bench_setup();
    n += midgard_bench_cases(cases + n, 32 - n);
 
-   unsigned rounds = quick ? 3 : 7;
-   double min_ns = quick ? 2e7 : 1e8;
+   unsigned rounds = once ? 1 : quick ? 3 : 7;
+   double min_ns = once ? 0 : quick ? 2e7 : 1e8;
    printf("%-26s %-10s %12s %12s %7s\n", "case", "ns per", "generated", "baseline", "ratio");
    for (size_t c = 0; c < n; c++) {
       double g[16], b[16];
       if (filter && !strstr(cases[c].name, filter))
          continue;
-      cases[c].generated(cases[c].state); /* warm up */
-      if (cases[c].baseline)
-         cases[c].baseline(cases[c].state);
+      if (!once) { /* warm up */
+         cases[c].generated(cases[c].state);
+         if (cases[c].baseline)
+            cases[c].baseline(cases[c].state);
+      }
       for (unsigned r = 0; r < rounds; r++) {
          g[r] = measure(cases[c].generated, cases[c].state, cases[c].items, min_ns);
          b[r] = cases[c].baseline ? measure(cases[c].baseline, cases[c].state, cases[c].items, min_ns) : 0;

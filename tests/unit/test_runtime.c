@@ -1,8 +1,10 @@
 /* The hand-written runtime: bit access, expression helpers, half floats,
  * output sinks, error text, finding paths. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -244,6 +246,119 @@ Test(out, buffer_truncates_and_reports)
       isa_out_str(&o, "more text");
    cr_assert_str_eq(buf, "abc1234");
    cr_assert_eq(o.len, 908u);
+}
+
+/* A callback sink that records what it was given, write by write. */
+struct recorder {
+   char text[4096];
+   size_t len;
+   unsigned writes;
+   int fail;
+};
+
+static int record(void *user, const char *s, size_t n)
+{
+   struct recorder *r = (struct recorder *)user;
+   r->writes++;
+   if (r->fail || r->len + n >= sizeof r->text)
+      return -1;
+   memcpy(r->text + r->len, s, n);
+   r->len += n;
+   r->text[r->len] = '\0';
+   return 0;
+}
+
+Test(out, callback_sink_gets_whole_blocks)
+{
+   struct recorder r = {0};
+   struct isa_out o;
+   isa_out_callback(&o, record, &r);
+   for (int i = 0; i < 300; i++) { /* 300 tokens: 1390 characters, three blocks' worth */
+      isa_out_str(&o, "r");
+      isa_out_int(&o, i);
+      isa_out_char(&o, ' ');
+   }
+   cr_assert_lt(r.writes, 3u, "nothing reaches the sink until a block is full");
+   cr_assert_eq(isa_out_flush(&o), 0);
+   cr_assert_eq(r.writes, 3u);
+   cr_assert_eq(r.len, o.len);
+   cr_assert_eq(o.len, 1390u);
+   cr_assert(strncmp(r.text, "r0 r1 r2 ", 9) == 0);
+   cr_assert(strcmp(r.text + r.len - 5, "r299 ") == 0);
+   /* text longer than a block goes straight through, after what was held */
+   char big[2000];
+   memset(big, 'x', sizeof big);
+   isa_out_str(&o, "<");
+   isa_out_mem(&o, big, sizeof big);
+   isa_out_flush(&o);
+   cr_assert_eq(r.len, 1390u + 1 + sizeof big);
+   cr_assert_eq(r.text[1390], '<');
+   cr_assert_eq(r.text[r.len - 1], 'x');
+}
+
+Test(out, callback_failure_is_an_error)
+{
+   struct recorder r = {0};
+   struct isa_out o;
+   r.fail = 1;
+   isa_out_callback(&o, record, &r);
+   isa_out_str(&o, "text");
+   cr_assert_eq(o.error, 0, "held in the block: nothing has failed yet");
+   cr_assert_neq(isa_out_flush(&o), 0);
+   cr_assert_eq(o.error, 1);
+}
+
+Test(out, file_sink_is_written_by_print_and_flush)
+{
+   char *text = NULL;
+   size_t size = 0;
+   FILE *fp = open_memstream(&text, &size);
+   struct isa_out o;
+   cr_assert_not_null(fp);
+   isa_out_file(&o, fp);
+   isa_out_str(&o, "abc ");
+   isa_out_int(&o, 12345);
+   fflush(fp);
+   cr_assert_eq(size, 0u, "held in the block");
+   cr_assert_eq(isa_out_flush(&o), 0);
+   fflush(fp);
+   cr_assert_eq(size, 9u);
+   cr_assert(memcmp(text, "abc 12345", 9) == 0);
+   fclose(fp);
+   free(text);
+}
+
+Test(out, numbers_at_the_end_of_a_buffer)
+{
+   /* the inline path of isa_out_int writes into the block itself: every
+    * number, at every distance from the end, is cut like any other text */
+   static const int64_t values[] = {0, 7, 10, 99, 100, -1, -42, 123456789, INT64_MIN};
+   for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+      char want[32];
+      int n = snprintf(want, sizeof want, "%lld", (long long)values[v]);
+      for (size_t cap = 1; cap < 24; cap++) {
+         char b[24];
+         struct isa_out o;
+         memset(b, '#', sizeof b);
+         isa_out_buffer(&o, b, cap);
+         isa_out_int(&o, values[v]);
+         cr_assert_eq(o.len, (size_t)n);
+         cr_assert_eq(o.error, (size_t)n >= cap);
+         cr_assert(strncmp(b, want, cap - 1) == 0 && strlen(b) == ((size_t)n < cap ? (size_t)n : cap - 1),
+                   "%lld in %zu bytes: \"%s\"", (long long)values[v], cap, b);
+         cr_assert_eq(b[cap], '#', "nothing past the buffer");
+      }
+   }
+}
+
+Test(out, no_buffer_counts_and_flags)
+{
+   struct isa_out o;
+   isa_out_buffer(&o, NULL, 0);
+   isa_out_str(&o, "abc");
+   isa_out_int(&o, 5);
+   cr_assert_eq(o.len, 4u);
+   cr_assert_eq(o.error, 1);
 }
 
 Test(out, formats)

@@ -132,6 +132,10 @@ class Names:
     def enum_name_fn(self, e):
         return f"{self.prefix}_{e.name}_name"
 
+    def enum_write_fn(self, e):
+        """Static in the .c: writes a value's name (or number) to a sink."""
+        return f"{self.prefix}_{e.name}_write"
+
     def prop_fn(self, e, p):
         return f"{self.prefix}_{e.name}_{p.name}"
 

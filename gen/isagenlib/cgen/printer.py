@@ -159,14 +159,14 @@ class TemplateEmitter(T.Visitor):
         b = block.sub("{")
         b.line(f"int {first} = 1;")
         for cond, body in p.items:
+            if cond is None and prints_something(body):
+                cond = True   # always there
             if cond is None:
                 # there when it prints something: print it aside first
-                tmp = self.fresh("item")
-                tout = f"{tmp}_out"
+                tout = self.fresh("item")
                 ib = b.sub("{")
-                ib.line(f"char {tmp}[ISA_ITEM_MAX];")
                 ib.line(f"struct isa_out {tout};")
-                ib.line(f"isa_out_buffer(&{tout}, {tmp}, sizeof {tmp});")
+                ib.line(f"isa_out_buffer(&{tout}, {tout}.block, sizeof {tout}.block);")
                 self.visit(body, ib, env, f"&{tout}")
                 got = ib.sub(f"if ({tout}.len) {{")
                 got.line(f"if (!{first})")
@@ -174,7 +174,7 @@ class TemplateEmitter(T.Visitor):
                 got.line(f"{first} = 0;")
                 got.line(f"isa_out_item({out}, &{tout});")
                 continue
-            ib = b.branch("if", E.compile(cond, env))
+            ib = b.sub("{") if cond is True else b.branch("if", E.compile(cond, env))
             ib.line(f"if (!{first})")
             ib.line(f"   isa_out_str({out}, {c_string(p.sep)});")
             ib.line(f"{first} = 0;")
@@ -211,7 +211,7 @@ class TemplateEmitter(T.Visitor):
                 u = ref.use
                 block.stmt("", Call(n.op_fn(u.operand, "print"), [Atom(out)] + operand_call_args(n, u.operand, u.args, env)))
             else:
-                block.line(f"{n.fn(ref.target, 'print')}({E.agg_address(ref, env)}, {out}, ctx);")
+                block.line(f"{n.fn(ref.target, 'write')}({E.agg_address(ref, env)}, {out}, ctx);")
             return
         val = E.compile(node, env)
         for stmt in self.format_calls(p, node, ref, val, out, env):
@@ -226,7 +226,7 @@ class TemplateEmitter(T.Visitor):
             if node.type == "float":
                 return [Call("isa_out_fmt", [Atom(out), Atom('"%g"'), E.Cast("double", val)])]
             if field is not None and field.enum is not None:
-                return [Call("isa_out_enum", [Atom(out), Call(n.enum_name_fn(field.enum), [E.Cast("uint32_t", val)]), val])]
+                return [Call(n.enum_write_fn(field.enum), [Atom(out), val])]
             if field is not None and field.type.kind == "float16":
                 return [Call("isa_out_fmt", [Atom(out), Atom('"%g"'), Call("isa_half_to_double", [E.Cast("uint64_t", val)])])]
             if field is not None and field.type.kind in ("fixed", "sfixed"):
@@ -239,7 +239,7 @@ class TemplateEmitter(T.Visitor):
                         Call("isa_out_bin", [Atom(out), E.Cast("uint64_t", val), Atom(str(field.width))])]
             return [Call("isa_out_int", [Atom(out), val])]
         if p.fmt_enum is not None:
-            return [Call("isa_out_enum", [Atom(out), Call(n.enum_name_fn(p.fmt_enum), [E.Cast("uint32_t", val)]), val])]
+            return [Call(n.enum_write_fn(p.fmt_enum), [Atom(out), val])]
         if fmt == "r":
             return [Call("isa_out_pyfloat", [Atom(out), E.Cast("double", val)])]
         conv, spec = fmt[-1], fmt[:-1]
@@ -275,6 +275,48 @@ class TemplateEmitter(T.Visitor):
         raise AssertionError(fmt)
 
 
+def prints_something(parts, consts=None, calling=()):
+    """True when template `parts` print at least one character whatever the
+    values: then a list {item} is printed in place instead of aside.  Every
+    number prints a digit and every operand prints one of its cases (or
+    "<Op?>"); an enum prints its name, or its number when it has none; a
+    {for} runs when its bounds are constants (`consts`: the parameters an
+    operand call fixes) that say so."""
+    consts = consts or {}
+
+    def const(node):
+        try:
+            return E.X.evaluate(node, consts)
+        except (E.X.NotConstant, TypeError, KeyError):
+            return None
+
+    for p in parts:
+        if isinstance(p, T.Text) and p.text:
+            return True
+        if isinstance(p, T.Subst):
+            ref = getattr(p.node, "ref", None)
+            if isinstance(ref, (R.OperandCall, R.UseValue)):
+                op, args = (ref.operand, ref.args) if isinstance(ref, R.OperandCall) else (ref.use.operand, ref.use.args)
+                bound = {name: v for name, v in zip(op.params, map(const, args or [])) if v is not None}
+                if op not in calling and all(prints_something(c.display, bound, calling + (op,)) for c in op.cases):
+                    return True
+            elif p.node.type != "agg":
+                field = R.field_of(ref) if isinstance(p.node, E.X.Path) else None
+                enum = p.fmt_enum or (field.enum if field is not None and p.fmt is None else None)
+                if enum is None or all(v.display for v in enum.values):
+                    return True
+        if isinstance(p, T.If) and p.otherwise is not None:
+            if all(prints_something(body, consts, calling) for body in [b for _, b in p.branches] + [p.otherwise]):
+                return True
+        if isinstance(p, T.For):
+            lo, hi = const(p.lo), const(p.hi)
+            if lo is not None and hi is not None and lo < hi and prints_something(p.body, consts, calling):
+                return True
+        if isinstance(p, T.Pad) and prints_something(p.body, consts, calling):
+            return True
+    return False
+
+
 # ---------------------------------------------------------------- function bodies
 
 
@@ -303,7 +345,7 @@ class Printer:
             sw = body.sub("switch (v->variant) {")
             for a in t.alts:
                 sw.line(f"case {a.index}:")
-                sw.line(f"   return {n.fn(a.type.target, 'print')}(&v->u.{a.name}, out, ctx);")
+                sw.line(f"   return {n.fn(a.type.target, 'write')}(&v->u.{a.name}, out, ctx);")
             sw.line("default:")
             sw.line("   isa_out_str(out, \"<no alternative>\");")
             sw.line("   break;")

@@ -40,31 +40,51 @@ void isa_error_format(const struct isa_error *err, char *buf, size_t size);
 uint16_t isa_double_to_half(double d);
 
 /* ---- output ------------------------------------------------------------
- * Printers write to a `struct isa_out`: either a FILE* or a caller buffer.
+ * Printers write to a `struct isa_out`: a caller's buffer, a FILE* or a
+ * callback.  Every sink collects text in a block (the caller's buffer, or
+ * the struct's own `block` for a FILE or callback) and printers append to
+ * it with a bounds check and a memcpy; FILE and callback sinks are written
+ * a block at a time, and when a generated T_print returns.
+ *
  * A buffer is always NUL-terminated; `len` counts every character produced,
- * so len >= cap means the text was cut (and `error` is set). */
+ * so len >= cap means the text was cut (and `error` is set).  `error` is
+ * also set when a FILE or callback write fails. */
+
+/* A callback sink: write n bytes, return 0 on success. */
+typedef int (*isa_write_fn)(void *user, const char *s, size_t n);
+
+#define ISA_OUT_BLOCK 512
 
 struct isa_out {
-   FILE *fp;
-   char *buf;
-   size_t cap;
-   size_t len;
+   char *cur;    /* where the next byte goes; *cur is always '\0' */
+   char *end;    /* the last byte text can use (kept for that NUL) */
+   char *buf;    /* the block: the caller's buffer, or `block` */
+   size_t len;   /* characters produced so far */
    int error;
+   FILE *fp;           /* FILE sink, or NULL */
+   isa_write_fn write; /* callback sink, or NULL */
+   void *user;
+   char block[ISA_OUT_BLOCK];
 };
 
 void isa_out_file(struct isa_out *o, FILE *fp);
 void isa_out_buffer(struct isa_out *o, char *buf, size_t cap);
+void isa_out_callback(struct isa_out *o, isa_write_fn write, void *user);
+/* Hand a FILE or callback sink what its block holds (generated T_print
+ * functions do this before they return); returns o->error. */
+int isa_out_flush(struct isa_out *o);
 void isa_out_mem_slow(struct isa_out *o, const char *s, size_t n);
 
 /* Append n bytes.  Printers call this for every token, so the common case
- * (a buffer with room) is inline: a memcpy the compiler unrolls for the
+ * (room in the block) is inline: a memcpy the compiler unrolls for the
  * literal text of a display, whose length is known. */
 static inline void isa_out_mem(struct isa_out *o, const char *s, size_t n)
 {
-   if (!o->fp && o->buf && o->len < o->cap && n < o->cap - o->len) {
-      memcpy(o->buf + o->len, s, n);
+   if (n <= (size_t)(o->end - o->cur)) {
+      memcpy(o->cur, s, n);
+      o->cur += n;
+      *o->cur = '\0';
       o->len += n;
-      o->buf[o->len] = '\0';
       return;
    }
    isa_out_mem_slow(o, s, n);
@@ -79,8 +99,25 @@ static inline void isa_out_str(struct isa_out *o, const char *s)
 {
    isa_out_mem(o, s, strlen(s));
 }
+
+void isa_out_int_slow(struct isa_out *o, int64_t v);
+/* Decimal.  Most numbers a printer shows are register numbers and small
+ * immediates: those are written straight into the block. */
+static inline void isa_out_int(struct isa_out *o, int64_t v)
+{
+   if ((uint64_t)v < 100 && o->end - o->cur >= 2) {
+      if (v >= 10) {
+         *o->cur++ = (char)('0' + v / 10);
+         o->len++;
+      }
+      *o->cur++ = (char)('0' + v % 10);
+      *o->cur = '\0';
+      o->len++;
+      return;
+   }
+   isa_out_int_slow(o, v);
+}
 void isa_out_fmt(struct isa_out *o, const char *fmt, ...) ISA_PRINTF(2, 3);
-void isa_out_int(struct isa_out *o, int64_t v);         /* decimal */
 void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero);    /* printf("%05lld") */
 void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width,
                    int zero);                                                   /* printf("%04llX") */
