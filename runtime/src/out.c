@@ -269,37 +269,69 @@ void isa_out_item(struct isa_out *o, const struct isa_out *item)
  * shortest that reads back (a shorter decimal is further from it than half
  * a unit in the last place).  The immediates of the GPU encodings (small
  * dyadic values) all are; 0 when a is not. */
+/* a = *m * 2^exp with *m odd (or 0): the exact binary form of a finite a >= 0 */
+static int binary_form(double a, uint64_t *m)
+{
+   int e;
+   double f = frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
+   uint64_t mi = (uint64_t)ldexp(f, 53);
+   e -= 53;
+   if (!mi) {
+      *m = 0;
+      return 0;
+   }
+#if defined(__GNUC__)
+   {
+      int tz = __builtin_ctzll(mi);
+      mi >>= tz;
+      e += tz;
+   }
+#else
+   while (!(mi & 1)) {
+      mi >>= 1;
+      e++;
+   }
+#endif
+   *m = mi;
+   return e;
+}
+
 static int exact_decimal(double a, char *digits, int *nd, int *exp10)
 {
-   uint64_t n, pow5 = 1;
+   uint64_t m, n, pow5 = 1;
    char t[24];
-   int s, len = 0;
+   int e, s, len = 0;
    if (a == 0) {
       digits[0] = '0';
       *nd = 1;
       *exp10 = 0;
       return 1;
    }
-   for (s = 0; s <= 22; s++, pow5 *= 5) {
-      double scaled = ldexp(a, s);
-      if (scaled >= 9007199254740992.0)
+   e = binary_form(a, &m);
+   if (e >= 0) { /* a whole number: at most 15 digits */
+      if (e > 50 || m > UINT64_C(1000000000000000) >> e)
          return 0;
-      if (scaled != floor(scaled))
-         continue;
-      if ((uint64_t)scaled > UINT64_C(1000000000000000) / pow5)
+      n = m << e;
+      s = 0;
+   } else {
+      s = -e;
+      if (s > 22)
          return 0;
-      n = (uint64_t)scaled * pow5;
-      while (n) {
-         t[len++] = (char)('0' + n % 10);
-         n /= 10;
-      }
-      for (int i = 0; i < len; i++)
-         digits[i] = t[len - 1 - i];
-      *nd = len;
-      *exp10 = len - 1 - s;
-      return 1;
+      for (int i = 0; i < s; i++)
+         pow5 *= 5;
+      if (m > UINT64_C(1000000000000000) / pow5)
+         return 0;
+      n = m * pow5; /* a = n / 10^s */
    }
-   return 0;
+   while (n) {
+      t[len++] = (char)('0' + n % 10);
+      n /= 10;
+   }
+   for (int i = 0; i < len; i++)
+      digits[i] = t[len - 1 - i];
+   *nd = len;
+   *exp10 = len - 1 - s;
+   return 1;
 }
 
 void isa_out_pyfloat(struct isa_out *o, double d)
@@ -360,4 +392,143 @@ void isa_out_pyfloat(struct isa_out *o, double d)
       k += snprintf(out + k, sizeof out - (size_t)k, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
    }
    isa_out_mem(o, out, (size_t)k);
+}
+
+/* Round the decimal digits[0..*nd) (value d0.d1d2... x 10^*exp10) to `keep`
+ * >= 1 digits, ties to even as printf rounds an exact value. */
+static void round_digits(char *digits, int *nd, int *exp10, int keep)
+{
+   int up, i;
+   if (*nd <= keep)
+      return;
+   up = digits[keep] > '5';
+   if (digits[keep] == '5') {
+      up = (digits[keep - 1] - '0') & 1; /* a tie goes to the even neighbour */
+      for (i = keep + 1; i < *nd; i++)
+         if (digits[i] != '0')
+            up = 1;
+   }
+   *nd = keep;
+   for (i = keep - 1; up && i >= 0; i--) {
+      if (digits[i] == '9') {
+         digits[i] = '0';
+      } else {
+         digits[i]++;
+         up = 0;
+      }
+   }
+   if (up) { /* 9.99 -> 10.0: one more digit in front */
+      memmove(digits + 1, digits, (size_t)*nd);
+      digits[0] = '1';
+      (*nd)++;
+      (*exp10)++;
+   }
+}
+
+/* printf("%g") of a double (precision 6): from its exact decimal expansion
+ * when it has one of at most 15 digits (every GPU immediate), else printf. */
+void isa_out_g(struct isa_out *o, double d)
+{
+   char digits[24], out[40];
+   int nd, exp10, k = 0;
+   if (!isfinite(d) || !exact_decimal(fabs(d), digits, &nd, &exp10)) {
+      isa_out_fmt(o, "%g", d);
+      return;
+   }
+   if (signbit(d))
+      out[k++] = '-';
+   if (d == 0) {
+      out[k++] = '0';
+      isa_out_mem(o, out, (size_t)k);
+      return;
+   }
+   round_digits(digits, &nd, &exp10, 6);
+   while (nd > 1 && digits[nd - 1] == '0')
+      nd--;
+   if (exp10 < -4 || exp10 >= 6) {
+      out[k++] = digits[0];
+      if (nd > 1) {
+         out[k++] = '.';
+         memcpy(out + k, digits + 1, (size_t)nd - 1);
+         k += nd - 1;
+      }
+      out[k++] = 'e';
+      out[k++] = exp10 < 0 ? '-' : '+';
+      exp10 = exp10 < 0 ? -exp10 : exp10;
+      if (exp10 >= 100)
+         out[k++] = (char)('0' + exp10 / 100);
+      out[k++] = (char)('0' + exp10 / 10 % 10);
+      out[k++] = (char)('0' + exp10 % 10);
+   } else if (exp10 < 0) {
+      out[k++] = '0';
+      out[k++] = '.';
+      for (int i = -1; i > exp10; i--)
+         out[k++] = '0';
+      memcpy(out + k, digits, (size_t)nd);
+      k += nd;
+   } else {
+      for (int i = 0; i <= exp10; i++)
+         out[k++] = i < nd ? digits[i] : '0';
+      if (nd > exp10 + 1) {
+         out[k++] = '.';
+         memcpy(out + k, digits + exp10 + 1, (size_t)(nd - exp10 - 1));
+         k += nd - exp10 - 1;
+      }
+   }
+   isa_out_mem(o, out, (size_t)k);
+}
+
+/* printf("%{width}.{prec}f") of a double, without printf when it is
+ * m * 2^e with m * 10^prec below 2^64 (every binary32 value for prec up to
+ * 11, every GPU immediate): the digits are m * 10^prec / 2^-e rounded to
+ * an integer, ties to even, as printf rounds an exact value. */
+void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec)
+{
+   static const uint64_t pow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+                                    1000000000, 10000000000, 100000000000, 1000000000000};
+   char out[80], t[24];
+   uint64_t m, q;
+   int e, k = 0, len = 0;
+   if (!isfinite(d) || prec >= sizeof pow10 / sizeof pow10[0] || width > 40)
+      goto slow;
+   e = binary_form(fabs(d), &m);
+   if (m > UINT64_MAX / pow10[prec])
+      goto slow;
+   q = m * pow10[prec];
+   if (e >= 0) {
+      if (e >= 64 || q > UINT64_MAX >> e)
+         goto slow;
+      q <<= e;
+   } else if (-e > 64) {
+      q = 0; /* below half a unit of the last place */
+   } else if (-e == 64) {
+      q = q > UINT64_C(1) << 63; /* a tie (q = 2^63) goes to the even 0 */
+   } else {
+      uint64_t r = q & ((UINT64_C(1) << -e) - 1), half = UINT64_C(1) << (-e - 1);
+      q >>= -e;
+      if (r > half || (r == half && (q & 1)))
+         q++;
+   }
+   do { /* the digits, at least prec + 1 of them */
+      t[len++] = (char)('0' + q % 10);
+      q /= 10;
+   } while (q || len <= (int)prec);
+   if (signbit(d))
+      out[k++] = '-';
+   while (len > (int)prec)
+      out[k++] = t[--len];
+   if (prec) {
+      out[k++] = '.';
+      while (len)
+         out[k++] = t[--len];
+   }
+   if ((unsigned)k < width) {
+      memmove(out + (width - (unsigned)k), out, (size_t)k);
+      memset(out, ' ', width - (unsigned)k);
+      k = (int)width;
+   }
+   isa_out_mem(o, out, (size_t)k);
+   return;
+slow:
+   isa_out_fmt(o, "%*.*f", (int)width, (int)prec, d);
 }

@@ -547,11 +547,11 @@ static void format_value(struct isa_out *out, const struct isa_field_desc *fd, i
       isa_out_enum(out, name, v);
       return;
    case ISA_K_FLOAT16:
-      isa_out_fmt(out, "%g", isa_half_to_double((uint64_t)v));
+      isa_out_g(out, isa_half_to_double((uint64_t)v));
       return;
    case ISA_K_FIXED:
    case ISA_K_SFIXED:
-      isa_out_fmt(out, "%g", (double)v / (double)(UINT64_C(1) << fd->frac));
+      isa_out_g(out, (double)v / (double)(UINT64_C(1) << fd->frac));
       return;
    default:
       break;

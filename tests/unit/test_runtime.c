@@ -140,6 +140,56 @@ Test(half, prints_every_value_as_printf_f)
    }
 }
 
+/* isa_out_g and isa_out_fixed stand for printf's %g and %W.Pf in printers:
+ * the same text as the C library's for every binary16 value, every binary32
+ * value of a sweep over its bit patterns, dyadic values near rounding ties
+ * and carries, and the special values. */
+static void check_float_formats(double d)
+{
+   static const struct {
+      unsigned width, prec;
+   } fixed[] = {{0, 6}, {10, 8}, {10, 4}, {0, 0}, {0, 1}, {0, 2}, {7, 3}, {0, 11}, {0, 12}, {0, 20}};
+   char want[128], got[128];
+   struct isa_out o;
+   snprintf(want, sizeof want, "%g", d);
+   isa_out_buffer(&o, got, sizeof got);
+   isa_out_g(&o, d);
+   cr_assert_str_eq(got, want, "%%g of %a", d);
+   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+      snprintf(want, sizeof want, "%*.*f", (int)fixed[i].width, (int)fixed[i].prec, d);
+      isa_out_buffer(&o, got, sizeof got);
+      isa_out_fixed(&o, d, fixed[i].width, fixed[i].prec);
+      cr_assert_str_eq(got, want, "%%%u.%uf of %a", fixed[i].width, fixed[i].prec, d);
+   }
+}
+
+Test(out, g_and_fixed_as_printf)
+{
+   static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 0.25, 1e-5, 0.0001, 123456.0, 999999.5, 9999995.0,
+                                    1234567.0, 0.000123456789, 2.5, 3.5, 0.125, 0.0625, 1e15, 1e16, 1e300,
+                                    -1e-300, 0.1, 1.0 / 3.0, 65504.0, 5.9604644775390625e-08, 0x1.fffffffffffffp-12,
+                                    0x1.fffffffffffffp+52, 0x1p-64, 0x1.8p-63, 1e19, 123456789012.5};
+   for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+      check_float_formats(special[i]);
+   check_float_formats(INFINITY);
+   check_float_formats(-INFINITY);
+   check_float_formats(NAN);
+   for (unsigned h = 0; h < 0x10000; h++)
+      check_float_formats(isa_half_to_double(h));
+   for (uint64_t b = 0; b < (UINT64_C(1) << 32); b += 40009) { /* binary32 patterns, every exponent */
+      uint32_t u = (uint32_t)b;
+      float f;
+      memcpy(&f, &u, sizeof f);
+      check_float_formats((double)f);
+   }
+   for (int s = 0; s < 22; s++) /* ties and carries at every digit: k + 1/2, 9.99..5 */
+      for (int64_t k = 0; k < 2000; k += 7) {
+         check_float_formats(ldexp((double)(2 * k + 1), -s));
+         check_float_formats(ldexp((double)(2 * k + 1), -s) + 999999.0);
+         check_float_formats(-ldexp((double)(2 * k + 1), -s) - 99999.0);
+      }
+}
+
 /* isa_out_pyfloat writes what Python's repr() writes: the expected texts
  * are Python's. */
 Test(out, python_float_repr)

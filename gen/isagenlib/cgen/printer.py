@@ -224,14 +224,14 @@ class TemplateEmitter(T.Visitor):
         field = R.field_of(ref) if isinstance(node, E.X.Path) else None
         if fmt is None:
             if node.type == "float":
-                return [Call("isa_out_fmt", [Atom(out), Atom('"%g"'), E.Cast("double", val)])]
+                return [Call("isa_out_g", [Atom(out), E.Cast("double", val)])]
             if field is not None and field.enum is not None:
                 return [Call(n.enum_write_fn(field.enum), [Atom(out), val])]
             if field is not None and field.type.kind == "float16":
-                return [Call("isa_out_fmt", [Atom(out), Atom('"%g"'), Call("isa_half_to_double", [E.Cast("uint64_t", val)])])]
+                return [Call("isa_out_g", [Atom(out), Call("isa_half_to_double", [E.Cast("uint64_t", val)])])]
             if field is not None and field.type.kind in ("fixed", "sfixed"):
-                return [Call("isa_out_fmt", [Atom(out), Atom('"%g"'),
-                                             E.Infix("/", E.Cast("double", val), Atom(repr(float(1 << field.type.frac))))])]
+                return [Call("isa_out_g", [Atom(out),
+                                           E.Infix("/", E.Cast("double", val), Atom(repr(float(1 << field.type.frac))))])]
             if field is not None and field.format == "hex":
                 return [Call("isa_out_hex", [Atom(out), E.Cast("uint64_t", val)])]
             if field is not None and field.format == "bin":
@@ -269,6 +269,13 @@ class TemplateEmitter(T.Visitor):
         if conv in "fFeEgG":
             if node.type != "float" and field is not None and field.type.kind == "float16":
                 val = Call("isa_half_to_double", [E.Cast("uint64_t", val)])
+            # the common conversions without printf: %g, %f, %10.8f
+            fixed = re.fullmatch(r"([1-9]\d?)?(?:\.(\d{1,2}))?", spec)
+            if conv == "g" and not spec:
+                return [Call("isa_out_g", [Atom(out), E.Cast("double", val)])]
+            if conv == "f" and fixed:
+                return [Call("isa_out_fixed", [Atom(out), E.Cast("double", val), Atom(fixed.group(1) or "0"),
+                                               Atom(fixed.group(2) or "6")])]
             return [Call("isa_out_fmt", [Atom(out), Atom(f'"%{spec}{conv}"'), E.Cast("double", val)])]
         if conv == "c":
             return [Call("isa_out_fmt", [Atom(out), Atom(f'"%{spec}c"'), E.Cast("int", val)])]
