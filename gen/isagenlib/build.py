@@ -139,10 +139,10 @@ class Builder:
         stop, stop_loc = self.parse_expr(st, "stop")
         spec.stream = Stream(st.get("unit"), self.integer(st, "count"), st.get("stop"),
                              self.loc(st), stop_loc, stop=stop, src=self.src(st))
-        base = 0
+        base = grown = 0
         for c in st.findall("state"):
             nxt, nloc = self.parse_expr(c, "next")
-            count = self.integer(c, "count") or 1
+            count = self.integer(c, "count")
             sets = []
             for e in c.findall("set"):
                 index, iloc = self.parse_expr(e, "index")
@@ -150,14 +150,17 @@ class Builder:
                 when, wloc = self.parse_expr(e, "when")
                 sets.append(StateSet(e.get("index"), e.get("value"), e.get("when"), self.loc(e), iloc, vloc, wloc,
                                      index=index, value=value, when=when))
-            if count > 1 and (c.get("next") is not None or not sets):
+            if count is None:  # no count: a single state, or with <set>s an array that grows
+                count = 0 if sets and c.get("next") is None else 1
+            if count != 1 and (c.get("next") is not None or not sets):
                 self.error(self.loc(c), "an array state (count > 1) changes by its <set> elements, not by next=")
             elif count == 1 and (c.get("next") is None or sets):
                 self.error(self.loc(c), "a single state (no count) changes by next=, not by <set> elements")
             spec.stream.states.append(State(c.get("name"), self.integer(c, "init") or 0, c.get("next"), self.loc(c),
-                                            nloc, doc_text(c), next=nxt, index=base, count=count, sets=sets,
-                                            src=self.src(c)))
+                                            nloc, doc_text(c), next=nxt, index=grown if count == 0 else base,
+                                            count=count, sets=sets, src=self.src(c)))
             base += count
+            grown += count == 0
         for k, c in enumerate(st.findall("option")):
             o = Option(c.get("name"), c.get("type"), c.get("default"), self.loc(c), doc_text(c), index=k,
                        src=self.src(c))

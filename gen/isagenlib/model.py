@@ -505,7 +505,8 @@ class StateSet:
 class State:
     """A value carried from unit to unit of a program: `$name` is its value
     before a unit, `next` (over that unit) its value after.  An array
-    (count > 1) keeps its values except where its <set>s write."""
+    (count > 1, or 0: no count, it grows) keeps its values except where its
+    <set>s write."""
     name: str
     init: int
     next_text: Optional[str]
@@ -513,10 +514,14 @@ class State:
     next_loc: Optional[Loc]
     doc: str = ""
     src: List[str] = dc_field(default_factory=list)
-    count: int = 1       # > 1: an array, $name[i]
+    count: int = 1       # > 1: an array, $name[i]; 0: an array without a count, which grows
     sets: list = dc_field(default_factory=list)  # an array's <set>s, in order
     next: object = None  # parsed
-    index: int = 0       # where its first value is in the state array
+    index: int = 0       # where its first value is in the state array (count 0: which grown array)
+
+    @property
+    def is_array(self):
+        return self.count != 1
 
 
 @model

@@ -179,16 +179,17 @@ class BaseScope(X.Scope):
             return list(self.context)
         out = list(CONTEXT_VARS)
         if st is not None:
-            out += [o.name for o in st.options] + [s.name for s in st.states if s.count == 1]
+            out += [o.name for o in st.options] + [s.name for s in st.states if not s.is_array]
         return list(dict.fromkeys(out))
 
     def resolve_var(self, node):
         st = self.spec.stream
-        arrays = {s.name: s for s in st.states if s.count > 1} if st is not None and self.has_program else {}
+        arrays = {s.name: s for s in st.states if s.is_array} if st is not None and self.has_program else {}
         if node.name in arrays:
             s = arrays[node.name]
             if node.index is None:
-                raise X.ExprError(node.pos, f"state '${s.name}' is an array of {s.count}; index it: ${s.name}[i]")
+                size = f"an array of {s.count}" if s.count else "an array"
+                raise X.ExprError(node.pos, f"state '${s.name}' is {size}; index it: ${s.name}[i]")
             return R.StateValue(s, node.index)
         if node.index is not None:
             raise X.ExprError(node.pos, f"'${node.name}' is not an array")

@@ -42,8 +42,8 @@ ${ln}
 ${ln}
 % endfor
 
-/* next[] holds the states before the unit; write what changes after it. */
-%   for ln in g.function(('unsigned ' + n.spec_fn('step'), ['const void *unit', 'const struct isa_ctx *ctx', 'int64_t *next', 'unsigned *written']), code.step_body(), static=True):
+/* What a unit changes in the states (read as before it, in ctx): the writes, in order. */
+%   for ln in g.function(('unsigned ' + n.spec_fn('step'), ['const void *unit', 'const struct isa_ctx *ctx', 'struct isa_state_write *w']), code.step_body(), static=True):
 ${ln}
 %   endfor
 % endif
@@ -113,6 +113,7 @@ const struct isa_spec ${n.spec_symbol()} = {
    .n_state = ${code.n_state_values()},
    .state_decls = ${n.spec_fn('state_decls') if st.states else '0'},
    .n_state_decls = ${len(st.states)},
+   .n_grown = ${code.n_grown()},
    .max_state_writes = ${code.max_state_writes()},
    .step = ${n.spec_fn('step') if st.states else '0'},
    .skip_zero_bits = ${st.skip_zero},

@@ -40,34 +40,44 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
 
 int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len)
 {
+   bool lazy = spec->n_state > LAZY_STATES, failed = false;
    memset(c, 0, sizeof *c);
    c->spec = spec;
    c->buf = buf;
    c->len = len;
    c->prev = calloc(1, spec->unit->c_size);
    c->scratch = calloc(1, spec->unit->c_size);
+   failed = !c->prev || !c->scratch;
+   if (spec->step) {
+      c->writes = (struct isa_state_write *)calloc(spec->max_state_writes + 1, sizeof *c->writes);
+      failed = failed || !c->writes;
+   }
    if (spec->n_state) {
-      /* Few states are all set to their init here.  Many (Midgard's 4096
-       * tags) are not cleared: scalars are, array elements count as unset
-       * (state_set) until a <set> writes them, which saves a large memset
-       * per program and costs a bitmap test per read. */
-      bool lazy = spec->n_state > LAZY_STATES;
-      c->state = (int64_t *)malloc(2 * spec->n_state * sizeof *c->state);
-      c->written = (unsigned *)calloc(spec->max_state_writes + 1, sizeof *c->written);
+      /* Few states are all set to their init here.  Many are not cleared:
+       * scalars are, array elements count as unset (state_set) until a
+       * <set> writes them, which saves a large memset per program and
+       * costs a bitmap test per read. */
+      c->state = (int64_t *)malloc(spec->n_state * sizeof *c->state);
       c->state_set = lazy ? (uint64_t *)calloc((spec->n_state + 63) / 64, sizeof *c->state_set) : NULL;
-      for (unsigned d = 0; c->state && (c->state_set || !lazy) && d < spec->n_state_decls; d++) {
+      failed = failed || !c->state || (lazy && !c->state_set);
+      for (unsigned d = 0; !failed && d < spec->n_state_decls; d++) {
          const struct isa_state_decl *s = &spec->state_decls[d];
          for (unsigned i = 0; i < (lazy && s->count != 1 ? 0 : s->count); i++)
-            c->state[s->index + i] = c->state[spec->n_state + s->index + i] = s->init;
+            c->state[s->index + i] = s->init;
          if (lazy && s->count == 1)
             c->state_set[s->index / 64] |= UINT64_C(1) << (s->index % 64);
       }
    }
-   if (spec->pad_end)
+   if (spec->n_grown) {
+      /* empty until written: a program pays for the elements it uses */
+      c->grown = (struct isa_state_array *)calloc(spec->n_grown, sizeof *c->grown);
+      failed = failed || !c->grown;
+   }
+   if (spec->pad_end) {
       c->tail = (uint8_t *)calloc(1, spec->max_unit_bytes);
-   if (!c->prev || !c->scratch ||
-       (spec->n_state && (!c->state || !c->written || (spec->n_state > LAZY_STATES && !c->state_set))) ||
-       (spec->pad_end && !c->tail)) {
+      failed = failed || !c->tail;
+   }
+   if (failed) {
       isa_cursor_fini(c);
       c->done = true;
       return ISA_ERR_LIMIT;
@@ -77,17 +87,70 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
 
 void isa_cursor_fini(struct isa_cursor *c)
 {
+   for (unsigned j = 0; c->grown && j < c->spec->n_grown; j++) {
+      free(c->grown[j].v);
+      free(c->grown[j].set);
+   }
+   free(c->grown);
    free(c->prev);
    free(c->scratch);
    free(c->state);
    free(c->state_set);
-   free(c->written);
+   free(c->writes);
    free(c->tail);
    c->prev = c->scratch = NULL;
    c->state = NULL;
    c->state_set = NULL;
-   c->written = NULL;
+   c->writes = NULL;
+   c->grown = NULL;
    c->tail = NULL;
+}
+
+/* Room in array a for element i (below the program's size, which step
+ * checked): doubled until it fits, new elements unset.  false when memory
+ * runs out (the write is then dropped and the element reads as its init). */
+static bool grow(struct isa_state_array *a, uint64_t i)
+{
+   uint64_t n = a->len ? a->len : 64;
+   int64_t *v;
+   uint64_t *set;
+   while (n <= i)
+      n *= 2;
+   if (n == a->len)
+      return true;
+   if (n > SIZE_MAX / sizeof *v)
+      return false;
+   v = (int64_t *)realloc(a->v, (size_t)n * sizeof *v);
+   if (!v)
+      return false;
+   a->v = v;
+   set = (uint64_t *)realloc(a->set, (size_t)(n / 64) * sizeof *set);
+   if (!set)
+      return false;
+   memset(set + a->len / 64, 0, (size_t)((n - a->len) / 64) * sizeof *set);
+   a->set = set;
+   a->len = n;
+   return true;
+}
+
+/* The writes of the previous unit's step, in order (later ones win). */
+static void make_writes(struct isa_cursor *c)
+{
+   for (unsigned k = 0; k < c->n_writes; k++) {
+      const struct isa_state_write *w = &c->writes[k];
+      if (w->array == 0) {
+         c->state[w->index] = w->value;
+         if (c->state_set)
+            c->state_set[w->index / 64] |= UINT64_C(1) << (w->index % 64);
+      } else {
+         struct isa_state_array *a = &c->grown[w->array - 1];
+         if (w->index < a->len || grow(a, w->index)) {
+            a->v[w->index] = w->value;
+            a->set[w->index / 64] |= UINT64_C(1) << (w->index % 64);
+         }
+      }
+   }
+   c->n_writes = 0;
 }
 
 /* The bits at byte `at` read as one little-endian number of `bits` bits
@@ -156,25 +219,19 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    }
    c->offset += size;
    c->index++;
-   if (spec->n_state) {
-      /* state[0..n) is what this unit sees: the values after the previous
-       * one, kept in state[n..2n), which differ where its step wrote */
-      for (unsigned k = 0; k < c->n_written; k++) {
-         unsigned w = c->written[k];
-         c->state[w] = c->state[spec->n_state + w];
-         if (c->state_set)
-            c->state_set[w / 64] |= UINT64_C(1) << (w % 64);
-      }
-      c->n_written = 0;
+   if (spec->step) {
+      /* what this unit sees: the states after the previous one */
+      make_writes(c);
       ctx->state = c->state;
       ctx->state_set = c->state_set;
+      ctx->grown = c->grown;
    }
    if ((!failed && spec->stop && spec->stop(obj, ctx)) || c->offset >= c->len ||
        (spec->unit_count && c->index >= spec->unit_count))
       c->done = true;
    ctx->last = c->done;
-   if (spec->n_state && !failed)
-      c->n_written = spec->step(obj, ctx, c->state + spec->n_state, c->written); /* this unit's own step */
+   if (spec->step && !failed)
+      c->n_writes = spec->step(obj, ctx, c->writes); /* this unit's own step */
    return 1;
 }
 

@@ -98,7 +98,7 @@ class GeneratedC(unittest.TestCase):
             with open(path, "w") as f:
                 f.write(self.LETS)
             out = generate(path, d)["l.c"].decode()
-            body = out[out.index("int l_S_print("):]
+            body = out[re.search(r"static int l_S_write\([^;{]*\)\n\{", out).start():]
             body = body[:body.index("\n}\n")]
             lines = [ln.strip() for ln in body.splitlines()]
             decl = lambda name: [i for i, ln in enumerate(lines) if ln.startswith(f"const int64_t let_{name} = ")]

@@ -245,6 +245,9 @@ def value_c(ref, env):
         return Atom(f"(int64_t)ctx->{ref.name}")
     if isinstance(ref, R.StateValue):
         s = ref.state
+        if ref.index is not None and s.count == 0:
+            return Call("isa_ctx_state_grown", [Atom("ctx"), Atom(str(s.index)), compile(ref.index, env),
+                                                Atom(f"INT64_C({s.init})")])
         if ref.index is not None:
             return Call("isa_ctx_state_at", [Atom("ctx"), Atom(str(s.index)), Atom(str(s.count)),
                                              compile(ref.index, env), Atom(f"INT64_C({s.init})")])

@@ -61,18 +61,26 @@ class StreamCode:
         b.line("(void)v;")
         for s in self.st.states:
             if s.count == 1:
-                b.stmt(f"next[{s.index}] = ", E.compile(s.next, env), f"; /* {s.name} */")
-                b.line(f"written[n++] = {s.index};")
+                b.line(f"w[n].array = 0; /* {s.name} */")
+                b.line(f"w[n].index = {s.index};")
+                b.stmt("w[n++].value = ", E.compile(s.next, env))
                 continue
             for k, e in enumerate(s.sets):
                 one = b.sub(f"{{ /* {s.name}: <set> {k + 1} */")
                 one.stmt("int64_t i = ", E.compile(e.index, env))
-                cond = E.Atom(f"i >= 0 && i < {s.count}")
+                # an array without a count grows up to one element per byte of the program
+                bound = f"(uint64_t)i < {s.count}u" if s.count else "(uint64_t)i < ctx->program_size"
+                cond = E.Atom(f"i >= 0 && {bound}")
                 if e.when is not None:
                     cond = E.Infix("&&", E.compile(e.when, env), cond)
                 hit = one.branch("if", cond)
-                hit.stmt(f"next[{s.index} + i] = ", E.compile(e.value, env))
-                hit.line(f"written[n++] = {s.index} + (unsigned)i;")
+                if s.count:
+                    hit.line("w[n].array = 0;")
+                    hit.line(f"w[n].index = {s.index}u + (uint64_t)i;")
+                else:
+                    hit.line(f"w[n].array = {s.index + 1};")
+                    hit.line("w[n].index = (uint64_t)i;")
+                hit.stmt("w[n++].value = ", E.compile(e.value, env))
         b.line("return n;")
         return b
 
@@ -99,6 +107,9 @@ class StreamCode:
 
     def n_state_values(self):
         return sum(s.count for s in self.st.states)
+
+    def n_grown(self):
+        return sum(s.count == 0 for s in self.st.states)
 
     def max_unit_bytes(self):
         """The most bytes one unit can take (0 when unbounded: a sequence

@@ -159,6 +159,7 @@ struct isa_ctx {
    const int64_t *state; /* the stream's <state>s before this unit, or NULL (their initial values) */
    const uint64_t *state_set; /* bit k set when state[k] holds a value (an array element is written before it is
                                * read: unwritten ones read as their init); NULL: every one does */
+   const struct isa_state_array *grown; /* the arrays without a count, or NULL (every element its init) */
    int listing; /* the caller prints the units' addresses (isa dis --offsets): $listing */
    const int64_t *options; /* the spec's <option>s chosen by the caller, or NULL (their defaults) */
    int failed;  /* no unit decodes here; the cursor skipped spec->resync_bits (obj is empty) */
@@ -171,6 +172,27 @@ static inline int64_t isa_ctx_option(const struct isa_ctx *ctx, unsigned k, int6
 }
 
 /* $NAME of a <state>: its value before this unit, or `init` outside a program. */
+/* An array <state> without a count: the elements written so far in this
+ * program (v[i] holds a value when bit i of set is set); it grows with
+ * what its <set>s write, up to one element per byte of the program. */
+struct isa_state_array {
+   int64_t *v;
+   uint64_t *set;
+   uint64_t len; /* elements v and set have room for */
+};
+
+/* $NAME[i] of array <state> number j without a count */
+static inline int64_t isa_ctx_state_grown(const struct isa_ctx *ctx, unsigned j, int64_t i, int64_t init)
+{
+   const struct isa_state_array *a;
+   if (i < 0 || !ctx || !ctx->grown)
+      return init;
+   a = &ctx->grown[j];
+   if ((uint64_t)i >= a->len || !((a->set[(uint64_t)i / 64] >> ((uint64_t)i % 64)) & 1))
+      return init;
+   return a->v[i];
+}
+
 static inline int64_t isa_ctx_state(const struct isa_ctx *ctx, unsigned k, int64_t init)
 {
    return ctx && ctx->state ? ctx->state[k] : init;
@@ -396,8 +418,16 @@ int isa_container_payload(const struct isa_container *c, const uint8_t *buf, siz
  * program cursor, `init` before the first unit. */
 struct isa_state_decl {
    const char *name;
-   unsigned index, count;
+   unsigned index, count; /* count 0: an array without a count, grown[index] */
    int64_t init;
+};
+
+/* One write of a unit's step: value into state[index] (array 0), or into
+ * element index of grown array `array - 1`. */
+struct isa_state_write {
+   unsigned array;
+   uint64_t index;
+   int64_t value;
 };
 
 /* ---- options ------------------------------------------------------------- */
@@ -435,15 +465,17 @@ struct isa_spec {
     * alternative: chosen by position, not by its bits) */
    int (*decode_first)(const uint8_t *buf, size_t len, size_t pos, void *obj, size_t *bits,
                        struct isa_error *err);
-   /* the <state>s: n_state values in all, declared by state_decls; step
-    * changes them after a unit: next[] holds the values before it, step
-    * writes those that change and lists their indices in written[] (at
-    * most max_state_writes), returning how many; NULL when n_state is 0 */
+   /* the <state>s, declared by state_decls: n_state values of single
+    * states and arrays with a count, and n_grown arrays without one.  step
+    * says what a unit changes: it lists the writes (at most
+    * max_state_writes) in w and returns how many; the cursor makes them
+    * before the next unit.  NULL when there are no states. */
    unsigned n_state;
    const struct isa_state_decl *state_decls;
    unsigned n_state_decls;
+   unsigned n_grown;
    unsigned max_state_writes;
-   unsigned (*step)(const void *unit, const struct isa_ctx *ctx, int64_t *next, unsigned *written);
+   unsigned (*step)(const void *unit, const struct isa_ctx *ctx, struct isa_state_write *w);
    /* how a listing walks the bytes (<stream> attributes; 0 = off):
     * where skip_zero_bits bits are zero, skip zero words of skip_unit_bits;
     * where no unit decodes, report a failed unit of resync_bits and go on;
@@ -499,14 +531,17 @@ struct isa_cursor {
    bool done;
    /* the unit before the one just decoded: ctx->prev points here */
    void *prev, *scratch;
-   /* the <state>s: [0, n) before the unit just decoded (ctx->state), [n, 2n)
-    * after it; the two differ only at written[0..n_written) */
+   /* the <state>s as the unit just decoded sees them (ctx->state), and
+    * what its step writes, made before the next unit */
    int64_t *state;
-   unsigned *written, n_written;
-   /* bit k: state[k] holds a value.  An array's elements are not cleared
-    * when a program starts (a 4096-element array would cost a 64 KiB memset
-    * per program): they count as their init until a <set> writes them. */
+   struct isa_state_write *writes;
+   unsigned n_writes;
+   /* bit k: state[k] holds a value.  Many states (over 256) are not
+    * cleared when a program starts: an array's elements count as their
+    * init until a <set> writes them. */
    uint64_t *state_set;
+   /* the arrays without a count (spec->n_grown), grown as they are written */
+   struct isa_state_array *grown;
    /* pad_end: the end of the input, copied and zero-padded */
    uint8_t *tail;
    /* the caller's <option> values (spec->n_options of them), or NULL for
