@@ -138,6 +138,20 @@ static inline void isa_bits_extract(const uint8_t *buf, size_t len, size_t pos,
       const uint8_t *p = buf + pos / 8;
       for (i = 0; i < nwords; i++)
          w[i] = isa_load_le32(p + 4 * i);
+   } else if (pos % 8 == 0) {
+      /* a unit near the end of the input (a 4-byte AGX instruction read
+       * through its 78-bit decision window): whole words, zeros past the
+       * end, and at most one word of the bytes that remain */
+      for (i = 0; i < nwords; i++) {
+         size_t at = pos / 8 + 4 * i, k;
+         if (at + 4 <= len) {
+            w[i] = isa_load_le32(buf + at);
+         } else {
+            w[i] = 0;
+            for (k = 0; at + k < len; k++)
+               w[i] |= (uint32_t)buf[at + k] << (8 * k);
+         }
+      }
    } else {
       for (i = 0; i < nwords; i++) {
          size_t bit = pos + 32 * i, byte = bit / 8, k;
