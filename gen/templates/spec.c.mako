@@ -23,7 +23,7 @@ ${ln}
 % for e in spec.enums:
 
 /* ${e.name}: its name, or its number when it has none, by known length */
-static inline void ${n.enum_write_fn(e)}(struct isa_out *out, int64_t v)
+static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, int64_t v)
 {
    switch ((uint32_t)v) {
 %   for v in e.values:

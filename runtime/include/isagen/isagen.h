@@ -22,8 +22,10 @@ extern "C" {
 
 #if defined(__GNUC__)
 #define ISA_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define ISA_MAYBE_UNUSED __attribute__((unused)) /* generated helpers some specs never call */
 #else
 #define ISA_PRINTF(f, a)
+#define ISA_MAYBE_UNUSED
 #endif
 
 /* ---- errors ------------------------------------------------------------ */
@@ -137,9 +139,8 @@ void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec);
 /* Spaces until `width` characters have been written since `start` (a
  * previous o->len): the {pad} of templates. */
 void isa_out_pad(struct isa_out *o, size_t start, int64_t width);
-/* Templates print an {item} without a condition aside into a buffer of
- * ISA_ITEM_MAX bytes, then copy it here (flagging o if it did not fit). */
-#define ISA_ITEM_MAX 512
+/* Templates print an {item} that may print nothing aside, into the block of
+ * a buffer sink of its own, then copy it here (flagging o if it did not fit). */
 void isa_out_item(struct isa_out *o, const struct isa_out *item);
 /* Print binary16 `h` exactly as printf("%f") prints its value (glibc:
  * round half to even, "nan", "-inf", "-0.000000"), without printf. */
