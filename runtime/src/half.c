@@ -52,8 +52,18 @@ void isa_out_half_f(struct isa_out *o, uint64_t h)
    rem = scaled & ((UINT64_C(1) << 24) - 1);
    if (rem > half || (rem == half && (q & 1)))
       q++;
-   for (int k = 0; k < 6; k++, q /= 10)
-      s[--i] = (char)('0' + q % 10);
+   {
+      /* the six decimals two at a time: three multiplies, not six divides */
+      static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
+      unsigned f = (unsigned)(q % 1000000);
+      q /= 1000000;
+      for (int k = 0; k < 3; k++, f /= 100) {
+         i -= 2;
+         memcpy(s + i, pairs + 2 * (f % 100), 2);
+      }
+   }
    s[--i] = '.';
    do {
       s[--i] = (char)('0' + q % 10);

@@ -30,8 +30,10 @@ extern "C" {
  * told, and an out-of-line call per field costs a factor of five. */
 #if defined(__GNUC__) || defined(__clang__)
 #define ISA_INLINE static inline __attribute__((always_inline))
+#define ISA_OUTLINE static __attribute__((noinline, unused)) /* a rare path kept out of the inlined one */
 #else
 #define ISA_INLINE static inline
+#define ISA_OUTLINE static
 #endif
 
 /* Status codes returned by every decode, encode and pack function. */
@@ -130,18 +132,15 @@ ISA_INLINE void isa_store_le32(uint8_t *p, uint32_t v)
 /* Copy `nbits` bits starting at bit `pos` of buf[0..len) into unit words
  * w[0 .. (nbits+31)/32), bit `pos` landing in bit 0 of w[0].  Bits past the
  * end of the buffer read as zero; bits of the last word past nbits are 0. */
-static inline void isa_bits_extract(const uint8_t *buf, size_t len, size_t pos,
-                                    size_t nbits, uint32_t *w)
+/* isa_bits_extract where the unit's words are not all whole words of buf:
+ * a unit at an odd bit, or near the end of the input. */
+ISA_OUTLINE void isa_bits_extract_edge(const uint8_t *buf, size_t len, size_t pos, size_t nwords, uint32_t *w)
 {
-   size_t nwords = (nbits + 31) / 32, i;
-   if (pos % 32 == 0 && (pos / 8) + nwords * 4 <= len) {
-      const uint8_t *p = buf + pos / 8;
-      for (i = 0; i < nwords; i++)
-         w[i] = isa_load_le32(p + 4 * i);
-   } else if (pos % 8 == 0) {
-      /* a unit near the end of the input (a 4-byte AGX instruction read
-       * through its 78-bit decision window): whole words, zeros past the
-       * end, and at most one word of the bytes that remain */
+   size_t i;
+   if (pos % 8 == 0) {
+      /* near the end (a 4-byte AGX instruction read through its 78-bit
+       * decision window): whole words, zeros past the end, and at most one
+       * word of the bytes that remain */
       for (i = 0; i < nwords; i++) {
          size_t at = pos / 8 + 4 * i, k;
          if (at + 4 <= len) {
@@ -152,16 +151,28 @@ static inline void isa_bits_extract(const uint8_t *buf, size_t len, size_t pos,
                w[i] |= (uint32_t)buf[at + k] << (8 * k);
          }
       }
+      return;
+   }
+   for (i = 0; i < nwords; i++) {
+      size_t bit = pos + 32 * i, byte = bit / 8, k;
+      unsigned shift = (unsigned)(bit % 8);
+      uint64_t window = 0;
+      for (k = 0; k < 5; k++)
+         if (byte + k < len)
+            window |= (uint64_t)buf[byte + k] << (8 * k);
+      w[i] = (uint32_t)(window >> shift);
+   }
+}
+
+ISA_INLINE void isa_bits_extract(const uint8_t *buf, size_t len, size_t pos, size_t nbits, uint32_t *w)
+{
+   size_t nwords = (nbits + 31) / 32, i;
+   if (pos % 32 == 0 && (pos / 8) + nwords * 4 <= len) {
+      const uint8_t *p = buf + pos / 8;
+      for (i = 0; i < nwords; i++)
+         w[i] = isa_load_le32(p + 4 * i);
    } else {
-      for (i = 0; i < nwords; i++) {
-         size_t bit = pos + 32 * i, byte = bit / 8, k;
-         unsigned shift = (unsigned)(bit % 8);
-         uint64_t window = 0;
-         for (k = 0; k < 5; k++)
-            if (byte + k < len)
-               window |= (uint64_t)buf[byte + k] << (8 * k);
-         w[i] = (uint32_t)(window >> shift);
-      }
+      isa_bits_extract_edge(buf, len, pos, nwords, w);
    }
    if (nbits % 32)
       w[nwords - 1] &= (UINT32_C(1) << (nbits % 32)) - 1;

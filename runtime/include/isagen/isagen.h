@@ -80,7 +80,7 @@ void isa_out_mem_slow(struct isa_out *o, const char *s, size_t n);
 /* Append n bytes.  Printers call this for every token, so the common case
  * (room in the block) is inline: a memcpy the compiler unrolls for the
  * literal text of a display, whose length is known. */
-static inline void isa_out_mem(struct isa_out *o, const char *s, size_t n)
+ISA_INLINE void isa_out_mem(struct isa_out *o, const char *s, size_t n)
 {
    if (n <= (size_t)(o->end - o->cur)) {
       memcpy(o->cur, s, n);
