@@ -153,13 +153,19 @@ ISA_OUTLINE void isa_bits_extract_edge(const uint8_t *buf, size_t len, size_t po
       }
       return;
    }
+   /* a unit at an odd bit (Lima PP's slots): each word from the five
+    * bytes it straddles, a byte at a time only at the end of the input */
    for (i = 0; i < nwords; i++) {
       size_t bit = pos + 32 * i, byte = bit / 8, k;
       unsigned shift = (unsigned)(bit % 8);
       uint64_t window = 0;
-      for (k = 0; k < 5; k++)
-         if (byte + k < len)
-            window |= (uint64_t)buf[byte + k] << (8 * k);
+      if (byte + 5 <= len) {
+         window = isa_load_le32(buf + byte) | (uint64_t)buf[byte + 4] << 32;
+      } else {
+         for (k = 0; k < 5; k++)
+            if (byte + k < len)
+               window |= (uint64_t)buf[byte + k] << (8 * k);
+      }
       w[i] = (uint32_t)(window >> shift);
    }
 }
