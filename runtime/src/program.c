@@ -41,13 +41,19 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
 int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len)
 {
    bool lazy = spec->n_state > LAZY_STATES, failed = false;
-   memset(c, 0, sizeof *c);
+   memset(c, 0, offsetof(struct isa_cursor, units));
    c->spec = spec;
    c->buf = buf;
    c->len = len;
-   c->prev = calloc(1, spec->unit->c_size);
-   c->scratch = calloc(1, spec->unit->c_size);
-   failed = !c->prev || !c->scratch;
+   if (spec->reads_prev && spec->unit->c_size <= sizeof c->units[0]) {
+      /* only then does the cursor keep units of its own */
+      c->prev = c->units[0].bytes;
+      c->scratch = c->units[1].bytes;
+   } else if (spec->reads_prev) {
+      c->prev = calloc(1, spec->unit->c_size);
+      c->scratch = calloc(1, spec->unit->c_size);
+      failed = !c->prev || !c->scratch;
+   }
    if (spec->step) {
       c->writes = (struct isa_state_write *)calloc(spec->max_state_writes + 1, sizeof *c->writes);
       failed = failed || !c->writes;
@@ -73,9 +79,11 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
       c->grown = (struct isa_state_array *)calloc(spec->n_grown, sizeof *c->grown);
       failed = failed || !c->grown;
    }
-   if (spec->pad_end) {
-      c->tail = (uint8_t *)calloc(1, spec->max_unit_bytes);
-      failed = failed || !c->tail;
+   if (spec->pad_end) { /* the last unit's bytes, zero-padded: short units fit in the cursor */
+      if (spec->max_unit_bytes > sizeof c->tail_bytes) {
+         c->tail = (uint8_t *)calloc(1, spec->max_unit_bytes);
+         failed = failed || !c->tail;
+      }
    }
    if (failed) {
       isa_cursor_fini(c);
@@ -92,8 +100,10 @@ void isa_cursor_fini(struct isa_cursor *c)
       free(c->grown[j].set);
    }
    free(c->grown);
-   free(c->prev);
-   free(c->scratch);
+   if (!c->spec || c->spec->unit->c_size > sizeof c->units[0]) {
+      free(c->prev);
+      free(c->scratch);
+   }
    free(c->state);
    free(c->state_set);
    free(c->writes);
@@ -104,6 +114,7 @@ void isa_cursor_fini(struct isa_cursor *c)
    c->writes = NULL;
    c->grown = NULL;
    c->tail = NULL;
+   c->done = true;
 }
 
 /* Room in array a for element i (below the program's size, which step
@@ -169,7 +180,7 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    size_t size = 0;
    void *t;
    int r, failed = 0;
-   if (c->done || !c->scratch || c->offset >= c->len || (spec->unit_count && c->index >= spec->unit_count))
+   if (c->done || c->offset >= c->len || (spec->unit_count && c->index >= spec->unit_count))
       return 0;
    if (spec->skip_zero_bits && zero_bits(c->buf, c->len, c->offset, spec->skip_zero_bits)) {
       /* padding: skip zero words; if nothing follows, the program is over */
@@ -185,9 +196,10 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    void *into = spec->reads_prev ? c->scratch : obj;
    if (spec->pad_end && c->len - c->offset < spec->max_unit_bytes) {
       /* the end of the input, zero-padded: the last unit may run past it */
-      memset(c->tail, 0, spec->max_unit_bytes);
-      memcpy(c->tail, c->buf + c->offset, c->len - c->offset);
-      r = decode_at(spec, c->tail, spec->max_unit_bytes, 0, c->offset == 0, into, &size, err);
+      uint8_t *tail = c->tail ? c->tail : c->tail_bytes;
+      memset(tail, 0, spec->max_unit_bytes);
+      memcpy(tail, c->buf + c->offset, c->len - c->offset);
+      r = decode_at(spec, tail, spec->max_unit_bytes, 0, c->offset == 0, into, &size, err);
    } else {
       r = decode_at(spec, c->buf, c->len, c->offset, c->offset == 0, into, &size, err);
    }

@@ -97,6 +97,23 @@ static void base_gp_unpack(void *st)
       S.sink += (uint64_t)lima_gp_baseline_decode(S.gp.bytes[i], S.gp.len[i], &S.gpi[i]);
 }
 
+/* The first instruction of each record through a program cursor (set-up,
+ * one step, clean-up), against unpack on the same bytes as its baseline:
+ * the cursor's cost over the decoder. */
+extern const struct isa_spec lima_pp_spec;
+
+static void gen_pp_cursor(void *st)
+{
+   (void)st;
+   for (unsigned i = 0; i < S.pp.n; i++) {
+      struct isa_cursor c;
+      struct isa_ctx ctx;
+      if (isa_cursor_init(&c, &lima_pp_spec, S.pp.bytes[i], S.pp.len[i]) == ISA_OK)
+         S.sink += (uint64_t)isa_cursor_next(&c, &S.ppi[i], &ctx, NULL);
+      isa_cursor_fini(&c);
+   }
+}
+
 static void gen_pp_print(void *st)
 {
    (void)st;
@@ -144,6 +161,7 @@ size_t lima_bench_cases(struct bench_case *out, size_t max)
    const struct bench_case c[] = {
       {"lima-pp unpack", "insn", S.pp.n, gen_pp_unpack, base_pp_unpack, NULL},
       {"lima-gp unpack", "insn", S.gp.n, gen_gp_unpack, base_gp_unpack, NULL},
+      {"lima-pp cursor/unpack", "insn", S.pp.n, gen_pp_cursor, gen_pp_unpack, NULL},
       {"lima-pp decode+print", "insn", S.pp.n, gen_pp_print, NULL, NULL},
       {"lima-gp decode+print", "insn", S.gp.n, gen_gp_print, NULL, NULL},
       {"lima-pp validate", "insn", S.pp.n, gen_pp_validate, NULL, NULL},

@@ -523,6 +523,7 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
  *      ... obj is the unit at ctx.offset ...
  *   if (r < 0) ... err says why decoding stopped at c.offset ...
  */
+#define ISA_CURSOR_UNIT_BYTES 512
 struct isa_cursor {
    const struct isa_spec *spec;
    const uint8_t *buf;
@@ -530,7 +531,9 @@ struct isa_cursor {
    size_t offset;  /* where the next unit starts */
    uint64_t index; /* units decoded so far */
    bool done;
-   /* the unit before the one just decoded: ctx->prev points here */
+   /* when the spec reads $prev: the unit before the one just decoded
+    * (ctx->prev points here) and the one being decoded, in units[] when
+    * they fit (no allocation per program; so a cursor is never copied) */
    void *prev, *scratch;
    /* the <state>s as the unit just decoded sees them (ctx->state), and
     * what its step writes, made before the next unit */
@@ -543,11 +546,17 @@ struct isa_cursor {
    uint64_t *state_set;
    /* the arrays without a count (spec->n_grown), grown as they are written */
    struct isa_state_array *grown;
-   /* pad_end: the end of the input, copied and zero-padded */
-   uint8_t *tail;
+   /* pad_end: the end of the input, copied and zero-padded (into tail_bytes
+    * when units are that short, else into tail) */
+   uint8_t *tail, tail_bytes[16];
    /* the caller's <option> values (spec->n_options of them), or NULL for
     * the defaults; set after isa_cursor_init */
    const int64_t *options;
+   /* last, so that isa_cursor_init clears what comes before and not these */
+   union {
+      max_align_t align;
+      unsigned char bytes[ISA_CURSOR_UNIT_BYTES];
+   } units[2];
 };
 
 /* Returns ISA_OK, or ISA_ERR_LIMIT when memory for the previous unit
