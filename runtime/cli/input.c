@@ -1,4 +1,5 @@
 /* Reading programs: hex text, files, standard input. */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,29 +112,13 @@ void bytes_free(struct bytes *b)
 
 const char *read_line(FILE *fp, char **line, size_t *cap, size_t *len)
 {
-   int c;
-   *len = 0;
-   c = getc(fp);
-   if (c == EOF)
+   /* POSIX getline: the C library finds the newline, and NUL bytes in the
+    * line are kept (and then reported as bad hex) */
+   ssize_t got = getline(line, cap, fp);
+   if (got <= 0)
       return NULL;
-   while (c != EOF && c != '\n') {
-      if (*len + 2 > *cap) {
-         size_t ncap = *cap ? *cap * 2 : 256;
-         char *bigger = (char *)realloc(*line, ncap);
-         if (!bigger)
-            return NULL;
-         *line = bigger;
-         *cap = ncap;
-      }
-      (*line)[(*len)++] = (char)c;
-      c = getc(fp);
-   }
-   if (!*line) {
-      *line = (char *)malloc(1);
-      if (!*line)
-         return NULL;
-      *cap = 1;
-   }
-   (*line)[*len] = '\0';
+   *len = (size_t)got;
+   if ((*line)[*len - 1] == '\n')
+      (*line)[--*len] = '\0';
    return *line;
 }

@@ -206,41 +206,57 @@ void isa_out_enum(struct isa_out *o, const char *name, int64_t v)
       isa_out_int(o, v);
 }
 
+/* Whether none of the 8 bytes at p needs escaping in JSON (a quote, a
+ * backslash, a control character or DEL): "has a zero byte" tests on the
+ * word, for runs of plain text. */
+static int json_plain8(const char *p)
+{
+   const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
+   uint64_t x, q, b, d;
+   memcpy(&x, p, 8);
+   q = x ^ (ones * '"');
+   b = x ^ (ones * '\\');
+   d = x ^ (ones * 0x7f);
+   return ((((q - ones) & ~q) | ((b - ones) & ~b) | ((d - ones) & ~d) | ((x - ones * 0x20) & ~x)) & high) == 0;
+}
+
+/* A JSON string: runs of plain characters are copied whole; only quotes,
+ * backslashes and control characters are escaped. */
 void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
 {
    static const char hex[] = "0123456789abcdef";
-   size_t i, run = 0;
+   size_t i = 0, start;
    isa_out_char(o, '"');
-   for (i = 0; i < n; i++) {
-      unsigned char c = (unsigned char)s[i];
-      const char *esc = 0;
+   while (i < n) {
+      unsigned char c;
       char u[6];
-      if (c == '"')
-         esc = "\\\"";
-      else if (c == '\\')
-         esc = "\\\\";
-      else if (c == '\n')
-         esc = "\\n";
-      else if (c == '\t')
-         esc = "\\t";
-      else if (c == '\r')
-         esc = "\\r";
-      else if (c < 0x20 || c == 0x7f) {
-         u[0] = '\\', u[1] = 'u', u[2] = '0', u[3] = '0';
-         u[4] = hex[c >> 4], u[5] = hex[c & 15];
+      for (start = i; i < n; i++) {
+         while (i + 8 <= n && json_plain8(s + i))
+            i += 8;
+         if (i == n)
+            break;
+         c = (unsigned char)s[i];
+         if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f)
+            break;
       }
-      if (esc || c < 0x20 || c == 0x7f) {
-         isa_out_mem(o, s + i - run, run);
-         run = 0;
-         if (esc)
-            isa_out_str(o, esc);
-         else
-            isa_out_mem(o, u, 6);
-      } else {
-         run++;
+      isa_out_mem(o, s + start, i - start);
+      if (i == n)
+         break;
+      c = (unsigned char)s[i++];
+      u[0] = '\\';
+      switch (c) {
+      case '"': u[1] = '"'; break;
+      case '\\': u[1] = '\\'; break;
+      case '\n': u[1] = 'n'; break;
+      case '\t': u[1] = 't'; break;
+      case '\r': u[1] = 'r'; break;
+      default:
+         u[1] = 'u', u[2] = '0', u[3] = '0', u[4] = hex[c >> 4], u[5] = hex[c & 15];
+         isa_out_mem(o, u, 6);
+         continue;
       }
+      isa_out_mem(o, u, 2);
    }
-   isa_out_mem(o, s + n - run, run);
    isa_out_char(o, '"');
 }
 

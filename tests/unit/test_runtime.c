@@ -438,6 +438,41 @@ Test(out, json_strings_are_escaped)
    cr_assert_str_eq(buf, "\"a\\\"b\\\\c\\n\\t\\u0001z\"");
 }
 
+/* Escaping skips plain text eight bytes at a time: every byte value at every
+ * place of a 40-byte string, against escaping one character at a time. */
+Test(out, json_strings_escape_every_byte_anywhere)
+{
+   for (unsigned c = 0; c < 256; c++)
+      for (unsigned at = 0; at < 40; at++) {
+         char in[40], got[512], want[512];
+         size_t k = 0;
+         struct isa_out o;
+         memset(in, 'a' + (int)(at % 3), sizeof in);
+         in[at] = (char)c;
+         want[k++] = '"';
+         for (size_t i = 0; i < sizeof in; i++) {
+            unsigned char b = (unsigned char)in[i];
+            if (b == '"' || b == '\\')
+               k += (size_t)sprintf(want + k, "\\%c", b);
+            else if (b == '\n')
+               k += (size_t)sprintf(want + k, "\\n");
+            else if (b == '\t')
+               k += (size_t)sprintf(want + k, "\\t");
+            else if (b == '\r')
+               k += (size_t)sprintf(want + k, "\\r");
+            else if (b < 0x20 || b == 0x7f)
+               k += (size_t)sprintf(want + k, "\\u%04x", b);
+            else
+               want[k++] = (char)b;
+         }
+         want[k++] = '"';
+         want[k] = '\0';
+         isa_out_buffer(&o, got, sizeof got);
+         isa_out_json_string(&o, in, sizeof in);
+         cr_assert_str_eq(got, want, "byte 0x%02x at %u", c, at);
+      }
+}
+
 Test(out, long_formatted_output_goes_through)
 {
    char buf[600];
