@@ -105,8 +105,9 @@ $(OUT)/bench/bench: tests/bench/*.c tests/bench/*.h $(OUT)/lib/libisagen.a $(GEN
 # make bench BASELINE=REV: the same benchmark built from revision REV (in
 # $(OUT)/baseline, from git archive), both run alternately, as ratios.
 ifeq ($(BASELINE),)
-bench: $(OUT)/bench/bench
+bench: $(OUT)/bench/bench $(OUT)/bin/isa
 	$(OUT)/bench/bench $(BENCH_ARGS)
+	$(PYTHON) tests/bench/batch.py $(OUT)/bin/isa tests/corpus
 else
 bench: $(OUT)/bench/bench
 	rm -rf $(OUT)/baseline && mkdir -p $(OUT)/baseline

@@ -6,15 +6,10 @@
 
 #include "cli.h"
 
-static int hex_value(int c)
+static int hex_value(unsigned c)
 {
-   if (c >= '0' && c <= '9')
-      return c - '0';
-   if (c >= 'a' && c <= 'f')
-      return c - 'a' + 10;
-   if (c >= 'A' && c <= 'F')
-      return c - 'A' + 10;
-   return -1;
+   unsigned digit = c - '0', letter = (c | 0x20) - 'a';
+   return digit < 10 ? (int)digit : letter < 6 ? (int)letter + 10 : -1;
 }
 
 bool parse_hex(const char *text, size_t n, struct bytes *out, char *err, size_t errsize)
@@ -29,11 +24,9 @@ bool parse_hex(const char *text, size_t n, struct bytes *out, char *err, size_t 
    }
    for (i = 0; i < n; i++) {
       unsigned char c = (unsigned char)text[i];
-      int v;
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      int v = hex_value(c);
+      if (v < 0 && (c == ' ' || c == '\t' || c == '\r' || c == '\n'))
          continue;
-      }
-      v = hex_value(c);
       if (v < 0) {
          if (c >= 0x20 && c < 0x7f)
             snprintf(err, errsize, "invalid hex character '%c' at position %zu", c, i + 1);
