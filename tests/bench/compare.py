@@ -2,14 +2,14 @@
 
 Both `bench` binaries run alternately, ROUNDS times each (so a busy machine
 slows both alike), each printing its own medians per case; this script takes
-the median of those per case and side and prints the generated code's ns
-per item before and after, and their ratio (after / before: below 1.00 is
-faster).  Cases are matched by name; one only one side has is shown alone.
+the fastest of those per case and side (other work on the machine only ever
+slows a run down, and on a shared machine it comes and goes over seconds)
+and prints the generated code's ns per item before and after, and their
+ratio (after / before: below 1.00 is faster).  Cases are matched by name; one only one side has is shown alone.
 
    compare.py BASELINE-BENCH NEW-BENCH [ROUNDS] [-- BENCH-ARGS...]
 """
 import re
-import statistics
 import subprocess
 import sys
 
@@ -42,12 +42,12 @@ def main(argv):
                     order.append(case)
     print(f"{'case':26} {'ns per':10} {'baseline':>10} {'this tree':>10} {'ratio':>7}")
     for case in order:
-        b = statistics.median(before[case]) if case in before else None
-        a = statistics.median(after[case]) if case in after else None
+        b = min(before[case]) if case in before else None
+        a = min(after[case]) if case in after else None
         cell = lambda v: f"{v:10.1f}" if v is not None else f"{'-':>10}"
         ratio = f"{a / b:7.2f}" if a is not None and b else f"{'-':>7}"
         print(f"{case:26} {units[case]:10} {cell(b)} {cell(a)} {ratio}")
-    print(f"(median of {rounds} alternating runs of each; ratio = this tree / baseline)")
+    print(f"(fastest of {rounds} alternating runs of each; ratio = this tree / baseline)")
 
 
 if __name__ == "__main__":
