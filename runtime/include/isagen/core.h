@@ -173,7 +173,7 @@ ISA_OUTLINE void isa_bits_extract_edge(const uint8_t *buf, size_t len, size_t po
 ISA_INLINE void isa_bits_extract(const uint8_t *buf, size_t len, size_t pos, size_t nbits, uint32_t *w)
 {
    size_t nwords = (nbits + 31) / 32, i;
-   if (pos % 32 == 0 && (pos / 8) + nwords * 4 <= len) {
+   if (pos % 8 == 0 && (pos / 8) + nwords * 4 <= len) { /* whole bytes, all there */
       const uint8_t *p = buf + pos / 8;
       for (i = 0; i < nwords; i++)
          w[i] = isa_load_le32(p + 4 * i);
