@@ -505,11 +505,40 @@ void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec)
    char out[80], t[24];
    uint64_t m, q;
    int e, k = 0, len = 0;
-   if (!isfinite(d) || prec >= sizeof pow10 / sizeof pow10[0] || width > 40)
+   if (prec >= sizeof pow10 / sizeof pow10[0] || width > 40)
       goto slow;
+   if (!isfinite(d)) { /* glibc: [-]nan, [-]inf, right-aligned */
+      const char *name = isnan(d) ? "nan" : "inf";
+      if (signbit(d))
+         out[k++] = '-';
+      memcpy(out + k, name, 3);
+      k += 3;
+      goto pad;
+   }
    e = binary_form(fabs(d), &m);
-   if (m > UINT64_MAX / pow10[prec])
+   if (m > UINT64_MAX / pow10[prec]) {
+#if defined(__SIZEOF_INT128__)
+      /* a double's 53-bit m times 10^prec: the same rounding in 128 bits */
+      __extension__ typedef unsigned __int128 u128;
+      u128 wide = (u128)m * pow10[prec];
+      if (e >= 0)
+         goto slow;
+      if (-e >= 128) {
+         q = 0; /* wide < 2^93: below half a unit */
+      } else {
+         u128 r = wide & (((u128)1 << -e) - 1), half = (u128)1 << (-e - 1);
+         wide >>= -e;
+         if (r > half || (r == half && (wide & 1)))
+            wide++;
+         if (wide > UINT64_MAX)
+            goto slow;
+         q = (uint64_t)wide;
+      }
+      goto digits;
+#else
       goto slow;
+#endif
+   }
    q = m * pow10[prec];
    if (e >= 0) {
       if (e >= 64 || q > UINT64_MAX >> e)
@@ -525,6 +554,7 @@ void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec)
       if (r > half || (r == half && (q & 1)))
          q++;
    }
+digits:
    do { /* the digits, at least prec + 1 of them */
       t[len++] = (char)('0' + q % 10);
       q /= 10;
@@ -538,6 +568,7 @@ void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec)
       while (len)
          out[k++] = t[--len];
    }
+pad:
    if ((unsigned)k < width) {
       memmove(out + (width - (unsigned)k), out, (size_t)k);
       memset(out, ' ', width - (unsigned)k);

@@ -174,6 +174,7 @@ Test(out, g_and_fixed_as_printf)
    check_float_formats(INFINITY);
    check_float_formats(-INFINITY);
    check_float_formats(NAN);
+   check_float_formats(-NAN);
    for (unsigned h = 0; h < 0x10000; h++)
       check_float_formats(isa_half_to_double(h));
    for (uint64_t b = 0; b < (UINT64_C(1) << 32); b += 40009) { /* binary32 patterns, every exponent */
