@@ -25,6 +25,20 @@ ${ln}
 /* ${e.name}: its name, or its number when it has none, by known length */
 static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, int64_t v)
 {
+<% table = g.enum_name_table(e) %>\
+%   if table:
+<% width, names, lens = table %>\
+   /* names padded to ${width} bytes: one ${width}-byte copy, then the length (255: no name) */
+   static const char names[${len(names)}][${width}] = {${', '.join(g.c_string(x) for x in names)}};
+   static const unsigned char lens[${len(names)}] = {${', '.join(str(x) for x in lens)}};
+   if ((uint64_t)v < ${len(names)}u && lens[v] != 255 && out->end - out->cur >= ${width}) {
+      memcpy(out->cur, names[v], ${width});
+      out->cur += lens[v];
+      *out->cur = '\0';
+      out->len += lens[v];
+      return;
+   }
+%   endif
    switch ((uint32_t)v) {
 %   for v in e.values:
    case ${v.value}: isa_out_mem(out, ${g.c_string(v.display)}, ${len(v.display.encode('utf-8'))}); return;

@@ -108,6 +108,24 @@ class Gen:
             visit(t)
         return out
 
+    @staticmethod
+    def enum_name_table(e):
+        """(width, names, lengths) for an enum whose printer copies a name
+        of a fixed-width table in one go: values 0..N-1 with few holes
+        (length 255) and every name shorter than 8 or 16 bytes; else None
+        (its printer is a switch)."""
+        if not e.values or min(v.value for v in e.values) < 0:
+            return None
+        n = max(v.value for v in e.values) + 1
+        longest = max(len(v.display.encode("utf-8")) for v in e.values)
+        if n > 256 or n > 2 * len(e.values) + 8 or longest > 15:
+            return None
+        width = 8 if longest < 8 else 16
+        names, lens = [""] * n, [255] * n
+        for v in e.values:
+            names[v.value], lens[v.value] = v.display, len(v.display.encode("utf-8"))
+        return width, names, lens
+
     def operands(self):
         """The operands to emit: those something prints or checks."""
         return [o for o in self.spec.all_operands() if o.used]
