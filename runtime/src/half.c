@@ -41,7 +41,6 @@ void isa_out_half_f(struct isa_out *o, uint64_t h)
    const unsigned sign = (unsigned)(h >> 15) & 1, exp = (unsigned)(h >> 10) & 31, frac = (unsigned)h & 1023;
    uint64_t m, scaled, q, rem, half = UINT64_C(1) << 23;
    char s[32];
-   size_t i = sizeof s;
    if (exp == 31) {
       isa_out_str(o, frac ? (sign ? "-nan" : "nan") : (sign ? "-inf" : "inf"));
       return;
@@ -53,23 +52,33 @@ void isa_out_half_f(struct isa_out *o, uint64_t h)
    if (rem > half || (rem == half && (q & 1)))
       q++;
    {
-      /* the six decimals two at a time: three multiplies, not six divides */
+      /* the six decimals two at a time (three multiplies, not six divides),
+       * written straight into the sink's block when it has room: text put
+       * together on the stack and copied stalls on reading back bytes just
+       * stored one by one */
       static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                   "8081828384858687888990919293949596979899";
-      unsigned f = (unsigned)(q % 1000000);
-      q /= 1000000;
+      unsigned f = (unsigned)(q % 1000000), ip = (unsigned)(q / 1000000);
+      size_t n = sign + (ip < 10 ? 1u : ip < 100 ? 2u : ip < 1000 ? 3u : ip < 10000 ? 4u : 5u) + 7;
+      char *p = n <= (size_t)(o->end - o->cur) ? o->cur : s + sizeof s - n, *e = p + n;
       for (int k = 0; k < 3; k++, f /= 100) {
-         i -= 2;
-         memcpy(s + i, pairs + 2 * (f % 100), 2);
+         e -= 2;
+         memcpy(e, pairs + 2 * (f % 100), 2);
+      }
+      *--e = '.';
+      do {
+         *--e = (char)('0' + ip % 10);
+         ip /= 10;
+      } while (ip);
+      if (sign)
+         *--e = '-';
+      if (p == o->cur) {
+         o->cur += n;
+         *o->cur = '\0';
+         o->len += n;
+      } else {
+         isa_out_mem(o, p, n);
       }
    }
-   s[--i] = '.';
-   do {
-      s[--i] = (char)('0' + q % 10);
-      q /= 10;
-   } while (q);
-   if (sign)
-      s[--i] = '-';
-   isa_out_mem(o, s + i, sizeof s - i);
 }

@@ -137,6 +137,11 @@ Test(half, prints_every_value_as_printf_f)
       isa_out_buffer(&o, got, sizeof got);
       isa_out_half_f(&o, h);
       cr_assert_str_eq(got, want, "0x%04x", h);
+      /* a block too short for it: cut like any other text */
+      isa_out_buffer(&o, got, 7);
+      isa_out_half_f(&o, h);
+      cr_assert(strncmp(got, want, 6) == 0 && strlen(got) == (strlen(want) < 6 ? strlen(want) : 6), "0x%04x", h);
+      cr_assert_eq(o.len, strlen(want));
    }
 }
 
