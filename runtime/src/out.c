@@ -124,20 +124,59 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
    }
 }
 
+/* How many digits u has in `base`. */
+static unsigned count_digits(uint64_t u, unsigned base)
+{
+   unsigned n = 1;
+   while (u >= base) {
+      u /= base;
+      n++;
+   }
+   return n;
+}
+
+/* Where text of n bytes can be written straight into o's block, or NULL
+ * when the block has no room (the caller formats into a buffer of its own
+ * and copies).  Formatting in place avoids copying bytes just stored one
+ * by one, which stalls on the read-back. */
+static char *room(struct isa_out *o, size_t n)
+{
+   return n <= (size_t)(o->end - o->cur) ? o->cur : NULL;
+}
+
+/* The bytes written at room(o, n): count them and end the text. */
+static void commit(struct isa_out *o, size_t n)
+{
+   o->cur += n;
+   *o->cur = '\0';
+   o->len += n;
+}
+
+/* printf("%[0][width]ll{u,o,x,X}") of u (negative: a '-' before it),
+ * right-aligned into p[0..n) */
+static void put_number(char *p, size_t n, uint64_t u, int negative, unsigned base, int upper, int zero)
+{
+   const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+   char *e = p + n;
+   do {
+      *--e = digits[u % base];
+      u /= base;
+   } while (u);
+   if (zero)
+      while (e > p + (negative ? 1 : 0))
+         *--e = '0';
+   if (negative)
+      *--e = '-';
+   while (e > p)
+      *--e = ' ';
+}
+
 /* Decimal without printf: isa_out_int's numbers from 100 up and below 0,
  * and any number when the block is nearly full. */
 void isa_out_int_slow(struct isa_out *o, int64_t v)
 {
-   char s[24];
-   size_t i = sizeof s;
    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-   do {
-      s[--i] = (char)('0' + u % 10);
-      u /= 10;
-   } while (u);
-   if (v < 0)
-      s[--i] = '-';
-   isa_out_mem(o, s + i, sizeof s - i);
+   isa_out_num_w(o, u, v < 0, 10, 0, 0, 0);
 }
 
 /* printf("%[0][width]lld") without printf: printers pad listing columns and
@@ -151,24 +190,18 @@ void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero)
 /* printf("%[0][width]ll{u,o,x,X}") of u (negative: a '-' before it). */
 void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero)
 {
-   const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-   char s[96];
-   size_t i = sizeof s, n;
-   do {
-      s[--i] = digits[u % base];
-      u /= base;
-   } while (u);
-   n = sizeof s - i + (negative ? 1 : 0);
+   size_t n = count_digits(u, base) + (negative ? 1 : 0);
+   char s[96], *p;
    if (width > 64)
       width = 64;
-   if (zero)
-      for (; n < width; n++)
-         s[--i] = '0';
-   if (negative)
-      s[--i] = '-';
-   for (; n < width; n++)
-      s[--i] = ' ';
-   isa_out_mem(o, s + i, sizeof s - i);
+   if (n < width)
+      n = width;
+   p = room(o, n);
+   put_number(p ? p : s, n, u, negative, base, upper, zero);
+   if (p)
+      commit(o, n);
+   else
+      isa_out_mem(o, s, n);
 }
 
 void isa_out_hex(struct isa_out *o, uint64_t v)
