@@ -125,12 +125,15 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
 }
 
 /* How many digits u has in `base`. */
-static unsigned count_digits(uint64_t u, unsigned base)
+static inline unsigned count_digits(uint64_t u, unsigned base)
 {
    unsigned n = 1;
-   while (u >= base) {
-      u /= base;
+   uint64_t p = base; /* the smallest number of n + 1 digits (multiplies, not divides) */
+   while (u >= p) {
       n++;
+      if (p > UINT64_MAX / base)
+         break;
+      p *= base;
    }
    return n;
 }
@@ -154,7 +157,7 @@ static void commit(struct isa_out *o, size_t n)
 
 /* printf("%[0][width]ll{u,o,x,X}") of u (negative: a '-' before it),
  * right-aligned into p[0..n) */
-static void put_number(char *p, size_t n, uint64_t u, int negative, unsigned base, int upper, int zero)
+static inline void put_number(char *p, size_t n, uint64_t u, int negative, unsigned base, int upper, int zero)
 {
    const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
    char *e = p + n;
@@ -171,14 +174,6 @@ static void put_number(char *p, size_t n, uint64_t u, int negative, unsigned bas
       *--e = ' ';
 }
 
-/* Decimal without printf: isa_out_int's numbers from 100 up and below 0,
- * and any number when the block is nearly full. */
-void isa_out_int_slow(struct isa_out *o, int64_t v)
-{
-   uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-   isa_out_num_w(o, u, v < 0, 10, 0, 0, 0);
-}
-
 /* printf("%[0][width]lld") without printf: printers pad listing columns and
  * indentation this way on every unit. */
 void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero)
@@ -187,8 +182,10 @@ void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero)
    isa_out_num_w(o, u, v < 0, 10, 0, width, zero);
 }
 
-/* printf("%[0][width]ll{u,o,x,X}") of u (negative: a '-' before it). */
-void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero)
+/* printf("%[0][width]ll{u,o,x,X}") of u (negative: a '-' before it).
+ * Inlined per base below, so that its divisions are by a constant. */
+static inline void num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width,
+                         int zero)
 {
    size_t n = count_digits(u, base) + (negative ? 1 : 0);
    char s[96], *p;
@@ -202,6 +199,29 @@ void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, i
       commit(o, n);
    else
       isa_out_mem(o, s, n);
+}
+
+void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero)
+{
+   switch (base) {
+   case 10:
+      num_w(o, u, negative, 10, upper, width, zero);
+      return;
+   case 16:
+      num_w(o, u, negative, 16, upper, width, zero);
+      return;
+   default:
+      num_w(o, u, negative, base, upper, width, zero);
+      return;
+   }
+}
+
+/* Decimal without printf: isa_out_int's numbers from 100 up and below 0,
+ * and any number when the block is nearly full. */
+void isa_out_int_slow(struct isa_out *o, int64_t v)
+{
+   uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+   num_w(o, u, v < 0, 10, 0, 0, 0);
 }
 
 void isa_out_hex(struct isa_out *o, uint64_t v)
