@@ -29,8 +29,16 @@ static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, i
 %   if table:
 <% width, names, lens = table %>\
    /* names padded to ${width} bytes: one ${width}-byte copy, then the length (255: no name) */
-   static const char names[${len(names)}][${width}] = {${', '.join(g.c_string(x) for x in names)}};
-   static const unsigned char lens[${len(names)}] = {${', '.join(str(x) for x in lens)}};
+   static const char names[${len(names)}][${width}] = {
+%     for ln in g.wrap_items([g.c_string(x) for x in names]):
+      ${ln}
+%     endfor
+   };
+   static const unsigned char lens[${len(names)}] = {
+%     for ln in g.wrap_items([str(x) for x in lens]):
+      ${ln}
+%     endfor
+   };
    if ((uint64_t)v < ${len(names)}u && lens[v] != 255 && out->end - out->cur >= ${width}) {
       memcpy(out->cur, names[v], ${width});
       out->cur += lens[v];

@@ -109,6 +109,21 @@ class Gen:
         return out
 
     @staticmethod
+    def wrap_items(items, width=100):
+        """Initialiser items joined by ", " into lines of about `width`."""
+        lines, cur = [], ""
+        for it in items:
+            piece = it + ","
+            if cur and len(cur) + 1 + len(piece) > width:
+                lines.append(cur)
+                cur = piece
+            else:
+                cur = f"{cur} {piece}" if cur else piece
+        if cur:
+            lines.append(cur)
+        return lines
+
+    @staticmethod
     def enum_name_table(e):
         """(width, names, lengths) for an enum whose printer copies a name
         of a fixed-width table in one go: values 0..N-1 with few holes
