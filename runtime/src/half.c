@@ -53,15 +53,13 @@ void isa_out_half_f(struct isa_out *o, uint64_t h)
       q++;
    {
       /* the six decimals two at a time (three multiplies, not six divides),
-       * written straight into the sink's block when it has room: text put
-       * together on the stack and copied stalls on reading back bytes just
-       * stored one by one */
+       * formatted in the sink's block when it has room (isa_out_room) */
       static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                   "8081828384858687888990919293949596979899";
       unsigned f = (unsigned)(q % 1000000), ip = (unsigned)(q / 1000000);
       size_t n = sign + (ip < 10 ? 1u : ip < 100 ? 2u : ip < 1000 ? 3u : ip < 10000 ? 4u : 5u) + 7;
-      char *p = n <= (size_t)(o->end - o->cur) ? o->cur : s + sizeof s - n, *e = p + n;
+      char *room = isa_out_room(o, n), *p = room ? room : s + sizeof s - n, *e = p + n;
       for (int k = 0; k < 3; k++, f /= 100) {
          e -= 2;
          memcpy(e, pairs + 2 * (f % 100), 2);
@@ -73,12 +71,9 @@ void isa_out_half_f(struct isa_out *o, uint64_t h)
       } while (ip);
       if (sign)
          *--e = '-';
-      if (p == o->cur) {
-         o->cur += n;
-         *o->cur = '\0';
-         o->len += n;
-      } else {
+      if (room)
+         isa_out_commit(o, n);
+      else
          isa_out_mem(o, p, n);
-      }
    }
 }

@@ -138,23 +138,6 @@ static inline unsigned count_digits(uint64_t u, unsigned base)
    return n;
 }
 
-/* Where text of n bytes can be written straight into o's block, or NULL
- * when the block has no room (the caller formats into a buffer of its own
- * and copies).  Formatting in place avoids copying bytes just stored one
- * by one, which stalls on the read-back. */
-static char *room(struct isa_out *o, size_t n)
-{
-   return n <= (size_t)(o->end - o->cur) ? o->cur : NULL;
-}
-
-/* The bytes written at room(o, n): count them and end the text. */
-static void commit(struct isa_out *o, size_t n)
-{
-   o->cur += n;
-   *o->cur = '\0';
-   o->len += n;
-}
-
 /* printf("%[0][width]ll{u,o,x,X}") of u (negative: a '-' before it),
  * right-aligned into p[0..n) */
 static inline void put_number(char *p, size_t n, uint64_t u, int negative, unsigned base, int upper, int zero)
@@ -193,10 +176,10 @@ static inline void num_w(struct isa_out *o, uint64_t u, int negative, unsigned b
       width = 64;
    if (n < width)
       n = width;
-   p = room(o, n);
+   p = isa_out_room(o, n);
    put_number(p ? p : s, n, u, negative, base, upper, zero);
    if (p)
-      commit(o, n);
+      isa_out_commit(o, n);
    else
       isa_out_mem(o, s, n);
 }

@@ -92,6 +92,23 @@ ISA_INLINE void isa_out_mem(struct isa_out *o, const char *s, size_t n)
    isa_out_mem_slow(o, s, n);
 }
 
+/* Where text of n bytes can be formatted straight into o's block, or NULL
+ * when the block has no room (then format into a buffer of your own and
+ * isa_out_mem it).  Formatting in place avoids copying bytes just stored
+ * one by one, which stalls on the read-back.  isa_out_commit(o, n) counts
+ * the n bytes written there and ends the text. */
+static inline char *isa_out_room(struct isa_out *o, size_t n)
+{
+   return n <= (size_t)(o->end - o->cur) ? o->cur : NULL;
+}
+
+static inline void isa_out_commit(struct isa_out *o, size_t n)
+{
+   o->cur += n;
+   *o->cur = '\0';
+   o->len += n;
+}
+
 static inline void isa_out_char(struct isa_out *o, char c)
 {
    isa_out_mem(o, &c, 1);
