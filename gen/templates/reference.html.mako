@@ -186,7 +186,7 @@ Each unit's line starts with <code>${esc(st['prefix'])}</code>.
 <h4>Carried from unit to unit</h4>
 <ul>
 % for s in st['states']:
-<li><code>$${esc(s['name'])}</code>${('[' + str(s['count']) + ']') if s['count'] > 1 else ''}: starts at ${s['init']}${(', then <code>' + esc(s['next']) + '</code>') if s['next'] else ''}${''.join('; element <code>' + esc(i) + '</code> becomes <code>' + esc(v) + '</code>' + ((' when <code>' + esc(w) + '</code>') if w else '') for i, v, w in s['sets'])}${(' <span class="doc">' + esc(s['doc']) + '</span>') if s['doc'] else ''}</li>
+<li><code>$${esc(s['name'])}</code>${('[' + str(s['count']) + ']') if s['count'] > 1 else ('[]' if s['count'] == 0 else '')}: starts at ${s['init']}${(', then <code>' + esc(s['next']) + '</code>') if s['next'] else ''}${''.join('; element <code>' + esc(i) + '</code> becomes <code>' + esc(v) + '</code>' + ((' when <code>' + esc(w) + '</code>') if w else '') for i, v, w in s['sets'])}${(' <span class="doc">' + esc(s['doc']) + '</span>') if s['doc'] else ''}</li>
 % endfor
 </ul>
 % endif
