@@ -92,6 +92,16 @@ class GeneratedC(unittest.TestCase):
 </isa>
 """
 
+    def test_list_items_print_aside_only_when_they_may_print_nothing(self):
+        # toy-listing's floor: r{D} and {half(...):r} always print something,
+        # {Shift(S)} prints nothing for a zero shift, so only it goes aside
+        with tempfile.TemporaryDirectory() as d:
+            out = generate(os.path.join(ROOT, "tests", "specs", "toy-listing.xml"), d)["toy_listing.c"].decode()
+            body = out[re.search(r"static int toy_listing_Floor_write\([^;{]*\)\n\{", out).start():]
+            body = body[:body.index("\n}\n")]
+            self.assertEqual(body.count("isa_out_item("), 1, body)
+            self.assertIn("toy_listing_operand_Shift_print(&item_", body)
+
     def test_lets_are_locals_declared_once_where_needed(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "l.xml")
