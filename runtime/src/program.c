@@ -6,7 +6,7 @@
 
 /* Decode the unit at byte `offset` of buf[0..len); the unit at offset 0
  * is a program's first (a first="true" alternative, if the spec has one). */
-static int decode_at(const struct isa_spec *spec, const uint8_t *buf, size_t len, size_t offset, int first,
+static inline int decode_at(const struct isa_spec *spec, const uint8_t *buf, size_t len, size_t offset, int first,
                      void *obj, size_t *size, struct isa_error *err)
 {
    size_t bits = 0;
@@ -41,20 +41,36 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
 int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len)
 {
    bool lazy = spec->n_state > LAZY_STATES, failed = false;
-   memset(c, 0, offsetof(struct isa_cursor, units));
+   /* field by field: a cursor is set up per program, and most specs use
+    * none of the allocated parts */
    c->spec = spec;
    c->buf = buf;
    c->len = len;
+   c->offset = 0;
+   c->index = 0;
+   c->done = false;
+   c->have_prev = false;
+   c->allocated = false;
+   c->prev = c->scratch = NULL;
+   c->state = NULL;
+   c->writes = NULL;
+   c->n_writes = 0;
+   c->state_set = NULL;
+   c->grown = NULL;
+   c->tail = NULL;
+   c->options = NULL;
    if (spec->reads_prev && spec->unit->c_size <= sizeof c->units[0]) {
       /* only then does the cursor keep units of its own */
       c->prev = c->units[0].bytes;
       c->scratch = c->units[1].bytes;
    } else if (spec->reads_prev) {
+      c->allocated = true;
       c->prev = calloc(1, spec->unit->c_size);
       c->scratch = calloc(1, spec->unit->c_size);
       failed = !c->prev || !c->scratch;
    }
    if (spec->step) {
+      c->allocated = true;
       c->writes = (struct isa_state_write *)calloc(spec->max_state_writes + 1, sizeof *c->writes);
       failed = failed || !c->writes;
    }
@@ -63,6 +79,7 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
        * scalars are, array elements count as unset (state_set) until a
        * <set> writes them, which saves a large memset per program and
        * costs a bitmap test per read. */
+      c->allocated = true;
       c->state = (int64_t *)malloc(spec->n_state * sizeof *c->state);
       c->state_set = lazy ? (uint64_t *)calloc((spec->n_state + 63) / 64, sizeof *c->state_set) : NULL;
       failed = failed || !c->state || (lazy && !c->state_set);
@@ -76,18 +93,19 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    }
    if (spec->n_grown) {
       /* empty until written: a program pays for the elements it uses */
+      c->allocated = true;
       c->grown = (struct isa_state_array *)calloc(spec->n_grown, sizeof *c->grown);
       failed = failed || !c->grown;
    }
    if (spec->pad_end) { /* the last unit's bytes, zero-padded: short units fit in the cursor */
       if (spec->max_unit_bytes > sizeof c->tail_bytes) {
+         c->allocated = true;
          c->tail = (uint8_t *)calloc(1, spec->max_unit_bytes);
          failed = failed || !c->tail;
       }
    }
    if (failed) {
       isa_cursor_fini(c);
-      c->done = true;
       return ISA_ERR_LIMIT;
    }
    return ISA_OK;
@@ -95,12 +113,15 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
 
 void isa_cursor_fini(struct isa_cursor *c)
 {
+   c->done = true;
+   if (!c->allocated)
+      return;
    for (unsigned j = 0; c->grown && j < c->spec->n_grown; j++) {
       free(c->grown[j].v);
       free(c->grown[j].set);
    }
    free(c->grown);
-   if (!c->spec || c->spec->unit->c_size > sizeof c->units[0]) {
+   if (c->spec->unit->c_size > sizeof c->units[0]) {
       free(c->prev);
       free(c->scratch);
    }
@@ -114,7 +135,7 @@ void isa_cursor_fini(struct isa_cursor *c)
    c->writes = NULL;
    c->grown = NULL;
    c->tail = NULL;
-   c->done = true;
+   c->allocated = false;
 }
 
 /* Room in array a for element i (below the program's size, which step
@@ -178,7 +199,6 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
 {
    const struct isa_spec *spec = c->spec;
    size_t size = 0;
-   void *t;
    int r, failed = 0;
    if (c->done || c->offset >= c->len || (spec->unit_count && c->index >= spec->unit_count))
       return 0;
@@ -191,44 +211,39 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
          return 0;
       }
    }
-   /* a unit the next one reads as $prev is decoded where the cursor keeps
-    * it, and copied out; otherwise straight into the caller's */
-   void *into = spec->reads_prev ? c->scratch : obj;
    if (spec->pad_end && c->len - c->offset < spec->max_unit_bytes) {
       /* the end of the input, zero-padded: the last unit may run past it */
       uint8_t *tail = c->tail ? c->tail : c->tail_bytes;
       memset(tail, 0, spec->max_unit_bytes);
       memcpy(tail, c->buf + c->offset, c->len - c->offset);
-      r = decode_at(spec, tail, spec->max_unit_bytes, 0, c->offset == 0, into, &size, err);
+      r = decode_at(spec, tail, spec->max_unit_bytes, 0, c->offset == 0, obj, &size, err);
    } else {
-      r = decode_at(spec, c->buf, c->len, c->offset, c->offset == 0, into, &size, err);
+      r = decode_at(spec, c->buf, c->len, c->offset, c->offset == 0, obj, &size, err);
    }
    if (r == ISA_ERR_NO_MATCH && spec->resync_bits) {
       /* nothing decodes here: report the place and go on past it */
-      memset(into, 0, spec->unit->c_size);
+      memset(obj, 0, spec->unit->c_size);
       size = spec->resync_bits / 8;
       failed = 1;
    } else if (r) {
       c->done = true;
       return r;
    }
-   if (spec->reads_prev)
-      memcpy(obj, c->scratch, spec->unit->c_size);
-   memset(ctx, 0, sizeof *ctx);
+   /* every field of isa_ctx, one store each (clearing it first costs a
+    * rep stos, a third of the cursor's time on short programs) */
    ctx->offset = c->offset;
    ctx->index = c->index;
    ctx->size = (uint64_t)size * 8;
-   ctx->prev = c->index && spec->reads_prev ? c->prev : NULL;
+   ctx->last = 0;
+   ctx->prev = c->have_prev ? c->prev : NULL;
    ctx->program_size = c->len;
-   ctx->failed = failed;
+   ctx->next = NULL;
+   ctx->state = NULL;
+   ctx->state_set = NULL;
+   ctx->grown = NULL;
+   ctx->listing = 0;
    ctx->options = c->options;
-   /* the unit just decoded is the next one's predecessor; the old one
-    * stays valid (ctx->prev) until the next call */
-   if (!failed && spec->reads_prev) {
-      t = c->prev;
-      c->prev = c->scratch;
-      c->scratch = t;
-   }
+   ctx->failed = failed;
    c->offset += size;
    c->index++;
    if (spec->step) {
@@ -244,6 +259,16 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    ctx->last = c->done;
    if (spec->step && !failed)
       c->n_writes = spec->step(obj, ctx, c->writes); /* this unit's own step */
+   if (spec->reads_prev && !failed && !c->done) {
+      /* the next unit's $prev: a copy, since the caller may reuse obj; the
+       * one ctx->prev points to stays valid until the next call.  The last
+       * unit of a program has no successor and is not copied. */
+      void *t = c->scratch;
+      memcpy(t, obj, spec->unit->c_size);
+      c->scratch = c->prev;
+      c->prev = t;
+      c->have_prev = true;
+   }
    return 1;
 }
 

@@ -360,3 +360,43 @@ Test(lima_program, encoder_links_instructions)
    cr_assert_eq(size, sizeof out);
    cr_assert_eq(memcmp(out, gb, sizeof out), 0);
 }
+
+/* The cursor keeps its own copy of the previous unit: ctx.prev is the
+ * instruction before, as decoded, although the caller decodes every one
+ * into the same struct; the first has none. */
+Test(lima_cursor, prev_is_a_copy_of_the_unit_before)
+{
+   uint32_t prog[16];
+   uint8_t b[64];
+   struct lima_pp_Instruction obj, before;
+   struct isa_cursor cur;
+   struct isa_ctx ctx;
+   struct isa_error err;
+   size_t n;
+   int r, k = 0;
+   memcpy(prog, tv_pp_1, sizeof tv_pp_1);
+   memcpy(prog + 5, tv_pp_2, sizeof tv_pp_2);
+   memcpy(prog + 11, tv_pp_1, sizeof tv_pp_1);
+   prog[0] &= ~0x20u; /* no stop until the third */
+   prog[5] &= ~0x20u;
+   n = words_to_bytes(prog, 16, b);
+   cr_assert_eq(isa_cursor_init(&cur, &lima_pp_spec, b, n), ISA_OK);
+   while ((r = isa_cursor_next(&cur, &obj, &ctx, &err)) > 0) {
+      if (k == 0) {
+         cr_assert_null(ctx.prev);
+      } else {
+         cr_assert_not_null(ctx.prev);
+         cr_assert(ctx.prev != (const void *)&obj);
+         cr_assert_eq(memcmp(ctx.prev, &before, sizeof before), 0, "unit %d", k);
+      }
+      cr_assert_eq(ctx.index, (uint64_t)k);
+      cr_assert_eq(ctx.last, k == 2);
+      memcpy(&before, &obj, sizeof obj);
+      memset(&obj, 0xa5, sizeof obj); /* what a caller may do between units */
+      k++;
+   }
+   cr_assert_eq(r, 0);
+   cr_assert_eq(k, 3);
+   isa_cursor_fini(&cur);
+   isa_cursor_fini(&cur); /* twice is harmless */
+}

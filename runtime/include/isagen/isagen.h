@@ -165,6 +165,8 @@ void isa_out_half_f(struct isa_out *o, uint64_t h);
 
 /* ---- context of one unit in a program ---------------------------------- */
 
+/* isa_cursor_next stores every field one by one: a field added here is set
+ * there too. */
 struct isa_ctx {
    uint64_t offset;  /* byte offset of the unit in its program */
    uint64_t index;   /* unit number, 0 for the first */
@@ -548,10 +550,12 @@ struct isa_cursor {
    size_t offset;  /* where the next unit starts */
    uint64_t index; /* units decoded so far */
    bool done;
+   bool allocated; /* something below is on the heap (isa_cursor_fini frees it) */
    /* when the spec reads $prev: the unit before the one just decoded
     * (ctx->prev points here) and the one being decoded, in units[] when
     * they fit (no allocation per program; so a cursor is never copied) */
    void *prev, *scratch;
+   bool have_prev; /* prev holds a unit (one decoded before this one) */
    /* the <state>s as the unit just decoded sees them (ctx->state), and
     * what its step writes, made before the next unit */
    int64_t *state;
@@ -569,7 +573,8 @@ struct isa_cursor {
    /* the caller's <option> values (spec->n_options of them), or NULL for
     * the defaults; set after isa_cursor_init */
    const int64_t *options;
-   /* last, so that isa_cursor_init clears what comes before and not these */
+   /* the previous unit and the one being copied, when they fit (never
+    * cleared: only the units decoded into them are read) */
    union {
       max_align_t align;
       unsigned char bytes[ISA_CURSOR_UNIT_BYTES];
