@@ -35,17 +35,10 @@ int cmd_check(const struct options *o)
    struct isa_out out;
    struct sink sink;
    struct isa_findings findings;
-   void *obj;
    struct isa_cursor cur = {0};
    int status = EXIT_OK;
    if (!load_input(o, &in))
       return EXIT_INVALID;
-   obj = calloc(1, spec->unit->c_size);
-   if (!obj) {
-      bytes_free(&in);
-      fprintf(stderr, "isa: out of memory\n");
-      return EXIT_INVALID;
-   }
    isa_out_file(&out, stdout);
    sink.json = o->json;
    sink.out = &out;
@@ -66,7 +59,7 @@ int cmd_check(const struct options *o)
       struct isa_ctx ctx;
       int r;
       isa_error_clear(&err);
-      r = isa_cursor_next(&cur, obj, &ctx, &err);
+      r = isa_cursor_next(&cur, NULL, &ctx, &err); /* into the cursor: no copy per unit */
       if (r == 0)
          break;
       if (r < 0) {
@@ -81,12 +74,11 @@ int cmd_check(const struct options *o)
       if (ctx.failed)
          isa_report(&findings, &ctx, ISA_SEV_ERROR, "no-match", NULL, "", spec->failed_text);
       else
-         spec->unit->validate(obj, &findings, &ctx, NULL);
+         spec->unit->validate(isa_cursor_unit(&cur), &findings, &ctx, NULL);
    }
    isa_cursor_fini(&cur);
    isa_out_flush(&out);
    fflush(stdout);
-   free(obj);
    bytes_free(&in);
    if (findings.count[ISA_SEV_ERROR] || (o->strict && findings.count[ISA_SEV_WARNING]))
       status = EXIT_INVALID;

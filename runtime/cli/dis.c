@@ -69,15 +69,12 @@ static void print_json(const struct isa_spec *spec, const void *obj, const struc
 int disassemble(const struct isa_spec *spec, const int64_t *options, const struct bytes *in, struct isa_out *out,
                 bool json, bool offsets, size_t *consumed, char *msg, size_t msgsize)
 {
-   void *obj = calloc(1, spec->unit->c_size);
    char *text = json ? (char *)malloc(TEXT_CAP) : NULL;
    struct isa_cursor cur = {0};
    int status = ISA_OK;
    *consumed = 0;
-   if (!obj || (json && !text)) {
+   if (json && !text) {
       snprintf(msg, msgsize, "out of memory");
-      free(obj);
-      free(text);
       return ISA_ERR_LIMIT;
    }
    if (in->len == 0) {
@@ -92,9 +89,10 @@ int disassemble(const struct isa_spec *spec, const int64_t *options, const struc
    while (status == ISA_OK) {
       struct isa_error err;
       struct isa_ctx ctx;
+      const void *obj;
       int r;
       isa_error_clear(&err);
-      r = isa_cursor_next(&cur, obj, &ctx, &err);
+      r = isa_cursor_next(&cur, NULL, &ctx, &err); /* into the cursor: no copy per unit */
       if (r == 0)
          break;
       if (r < 0) {
@@ -102,6 +100,7 @@ int disassemble(const struct isa_spec *spec, const int64_t *options, const struc
          status = r;
          break;
       }
+      obj = isa_cursor_unit(&cur);
       ctx.listing = offsets;
       if (json && ctx.failed) {
          isa_out_fmt(out, "{\"offset\": %llu, \"size\": %llu, \"name\": null, \"fields\": null, \"text\": ",
@@ -126,7 +125,6 @@ int disassemble(const struct isa_spec *spec, const int64_t *options, const struc
    }
    *consumed = cur.offset;
    isa_cursor_fini(&cur);
-   free(obj);
    free(text);
    return status;
 }

@@ -58,6 +58,7 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    c->state_set = NULL;
    c->grown = NULL;
    c->tail = NULL;
+   c->unit = c->own = NULL;
    c->options = NULL;
    if (spec->reads_prev && spec->unit->c_size <= sizeof c->units[0]) {
       /* only then does the cursor keep units of its own */
@@ -129,7 +130,10 @@ void isa_cursor_fini(struct isa_cursor *c)
    free(c->state_set);
    free(c->writes);
    free(c->tail);
+   if (c->own != c->units[0].bytes)
+      free(c->own);
    c->prev = c->scratch = NULL;
+   c->unit = c->own = NULL;
    c->state = NULL;
    c->state_set = NULL;
    c->writes = NULL;
@@ -211,6 +215,27 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
          return 0;
       }
    }
+   if (!obj) {
+      /* into the cursor: the next unit's $prev is then this one, as is */
+      if (spec->reads_prev) {
+         obj = c->scratch;
+      } else if (!c->own) {
+         if (spec->unit->c_size <= sizeof c->units[0]) {
+            c->own = c->units[0].bytes;
+         } else {
+            c->allocated = true;
+            c->own = malloc(spec->unit->c_size);
+            if (!c->own) {
+               c->done = true;
+               return isa_fail(err, ISA_ERR_LIMIT, spec->unit->name, 0, "out of memory");
+            }
+         }
+         obj = c->own;
+      } else {
+         obj = c->own;
+      }
+      c->unit = obj;
+   }
    if (spec->pad_end && c->len - c->offset < spec->max_unit_bytes) {
       /* the end of the input, zero-padded: the last unit may run past it */
       uint8_t *tail = c->tail ? c->tail : c->tail_bytes;
@@ -259,12 +284,14 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    ctx->last = c->done;
    if (spec->step && !failed)
       c->n_writes = spec->step(obj, ctx, c->writes); /* this unit's own step */
-   if (spec->reads_prev && !failed && !c->done) {
-      /* the next unit's $prev: a copy, since the caller may reuse obj; the
-       * one ctx->prev points to stays valid until the next call.  The last
-       * unit of a program has no successor and is not copied. */
+   if (spec->reads_prev && !failed && (obj == c->scratch || !c->done)) {
+      /* the next unit's $prev: the cursor's own, or else a copy, since the
+       * caller may reuse obj (the last unit of a program has no successor
+       * and is not copied).  The one ctx->prev points to stays valid until
+       * the next call. */
       void *t = c->scratch;
-      memcpy(t, obj, spec->unit->c_size);
+      if (obj != t)
+         memcpy(t, obj, spec->unit->c_size);
       c->scratch = c->prev;
       c->prev = t;
       c->have_prev = true;

@@ -20,6 +20,9 @@ struct insns {
 
 static struct {
    struct insns pp, gp;
+   /* every PP instruction one after the other: one program for the cursor */
+   uint8_t program[MAX_INSNS * MAX_BYTES];
+   size_t program_len, offset[MAX_INSNS];
    struct lima_pp_Instruction ppi[MAX_INSNS];
    struct lima_gp_Instruction gpi[MAX_INSNS];
    char text[4096];
@@ -47,6 +50,11 @@ void lima_bench_setup(void)
 {
    load_corpus("tests/corpus/lima-pp.jsonl", &S.pp);
    load_corpus("tests/corpus/lima-gp.jsonl", &S.gp);
+   for (unsigned i = 0; i < S.pp.n; i++) {
+      S.offset[i] = S.program_len;
+      memcpy(S.program + S.program_len, S.pp.bytes[i], S.pp.len[i]);
+      S.program_len += S.pp.len[i];
+   }
    /* both sides must agree, every view of every unit, before anything is timed */
    for (unsigned i = 0; i < S.pp.n; i++) {
       static struct lima_pp_Instruction a, b;
@@ -97,12 +105,46 @@ static void base_gp_unpack(void *st)
       S.sink += (uint64_t)lima_gp_baseline_decode(S.gp.bytes[i], S.gp.len[i], &S.gpi[i]);
 }
 
-/* The first instruction of each record through a program cursor (set-up,
- * one step, clean-up), against unpack on the same bytes as its baseline:
- * the cursor's cost over the decoder. */
+/* The cursor's cost over the decoder, against unpack on the same bytes as
+ * its baseline: every instruction of the corpus as one program, walked by
+ * the cursor or unpacked at its offset; and the first instruction of each
+ * record as a program of its own (set-up, one step, clean-up). */
 extern const struct isa_spec lima_pp_spec;
 
 static void gen_pp_cursor(void *st)
+{
+   struct isa_cursor c;
+   struct isa_ctx ctx;
+   unsigned i = 0;
+   (void)st;
+   if (isa_cursor_init(&c, &lima_pp_spec, S.program, S.program_len) == ISA_OK)
+      while (i < S.pp.n && isa_cursor_next(&c, NULL, &ctx, NULL) > 0)
+         S.sink += (uint64_t)ctx.size + i++;
+   isa_cursor_fini(&c);
+}
+
+static void gen_pp_cursor_obj(void *st)
+{
+   struct isa_cursor c;
+   struct isa_ctx ctx;
+   unsigned i = 0;
+   (void)st;
+   if (isa_cursor_init(&c, &lima_pp_spec, S.program, S.program_len) == ISA_OK)
+      while (i < S.pp.n && isa_cursor_next(&c, &S.ppi[i], &ctx, NULL) > 0)
+         S.sink += (uint64_t)ctx.size + i++;
+   isa_cursor_fini(&c);
+}
+
+static void gen_pp_program_unpack(void *st)
+{
+   (void)st;
+   for (unsigned i = 0; i < S.pp.n; i++) {
+      size_t at = S.offset[i];
+      S.sink += (uint64_t)lima_pp_Instruction_unpack(S.program + at, S.program_len - at, &S.ppi[i], NULL) + i;
+   }
+}
+
+static void gen_pp_cursor_setup(void *st)
 {
    (void)st;
    for (unsigned i = 0; i < S.pp.n; i++) {
@@ -161,7 +203,9 @@ size_t lima_bench_cases(struct bench_case *out, size_t max)
    const struct bench_case c[] = {
       {"lima-pp unpack", "insn", S.pp.n, gen_pp_unpack, base_pp_unpack, NULL},
       {"lima-gp unpack", "insn", S.gp.n, gen_gp_unpack, base_gp_unpack, NULL},
-      {"lima-pp cursor/unpack", "insn", S.pp.n, gen_pp_cursor, gen_pp_unpack, NULL},
+      {"lima-pp cursor/unpack", "insn", S.pp.n, gen_pp_cursor, gen_pp_program_unpack, NULL},
+      {"lima-pp cursor obj/unpack", "insn", S.pp.n, gen_pp_cursor_obj, gen_pp_program_unpack, NULL},
+      {"lima-pp cursor, 1-insn", "program", S.pp.n, gen_pp_cursor_setup, gen_pp_unpack, NULL},
       {"lima-pp decode+print", "insn", S.pp.n, gen_pp_print, NULL, NULL},
       {"lima-gp decode+print", "insn", S.gp.n, gen_gp_print, NULL, NULL},
       {"lima-pp validate", "insn", S.pp.n, gen_pp_validate, NULL, NULL},

@@ -139,11 +139,14 @@ static char text[1 << 16], expected[1 << 16];
  * the spec options given); re-encode each unit that lies wholly in the input
  * at its offset into `again`, so the caller can compare it with the input up
  * to *end, where the last unit ends.  Bytes a listing skips or fails on keep
- * their value in `again`. */
+ * their value in `again`.  A listing lets the cursor keep each unit (obj
+ * NULL, isa_cursor_unit), the plain text decodes into the caller's struct:
+ * both ways print every corpus entry. */
 static size_t print_program(const struct isa_spec *spec, const uint8_t *b, size_t n, int listing,
                             const int64_t *options, char *out, size_t cap, uint8_t *again, size_t *end, int *status)
 {
-   void *obj = calloc(1, spec->unit->c_size);
+   void *mine = calloc(1, spec->unit->c_size);
+   const void *obj = mine;
    struct isa_cursor cur;
    struct isa_ctx ctx;
    struct isa_error err;
@@ -157,8 +160,10 @@ static size_t print_program(const struct isa_spec *spec, const uint8_t *b, size_
    cr_assert_eq(isa_cursor_init(&cur, spec, b, n), ISA_OK);
    cur.options = options;
    *end = 0;
-   while ((r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0) {
+   while ((r = isa_cursor_next(&cur, listing ? NULL : mine, &ctx, &err)) > 0) {
       size_t bits = 0;
+      if (listing)
+         obj = isa_cursor_unit(&cur);
       if (ctx.offset + (ctx.size + 7) / 8 > *end)
          *end = ctx.offset + (ctx.size + 7) / 8;
       ctx.listing = listing;
@@ -180,7 +185,7 @@ static size_t print_program(const struct isa_spec *spec, const uint8_t *b, size_
    }
    *status = r;
    isa_cursor_fini(&cur);
-   free(obj);
+   free(mine);
    return o.len;
 }
 

@@ -363,8 +363,9 @@ Test(lima_program, encoder_links_instructions)
 
 /* The cursor keeps its own copy of the previous unit: ctx.prev is the
  * instruction before, as decoded, although the caller decodes every one
- * into the same struct; the first has none. */
-Test(lima_cursor, prev_is_a_copy_of_the_unit_before)
+ * into the same struct (or lets the cursor keep it: obj NULL); the first
+ * has none. */
+static void walk_three(int into_cursor)
 {
    uint32_t prog[16];
    uint8_t b[64];
@@ -381,17 +382,19 @@ Test(lima_cursor, prev_is_a_copy_of_the_unit_before)
    prog[5] &= ~0x20u;
    n = words_to_bytes(prog, 16, b);
    cr_assert_eq(isa_cursor_init(&cur, &lima_pp_spec, b, n), ISA_OK);
-   while ((r = isa_cursor_next(&cur, &obj, &ctx, &err)) > 0) {
+   while ((r = isa_cursor_next(&cur, into_cursor ? NULL : &obj, &ctx, &err)) > 0) {
+      const struct lima_pp_Instruction *unit = into_cursor ? (const struct lima_pp_Instruction *)isa_cursor_unit(&cur) : &obj;
       if (k == 0) {
          cr_assert_null(ctx.prev);
       } else {
          cr_assert_not_null(ctx.prev);
-         cr_assert(ctx.prev != (const void *)&obj);
+         cr_assert(ctx.prev != (const void *)unit);
          cr_assert_eq(memcmp(ctx.prev, &before, sizeof before), 0, "unit %d", k);
       }
       cr_assert_eq(ctx.index, (uint64_t)k);
       cr_assert_eq(ctx.last, k == 2);
-      memcpy(&before, &obj, sizeof obj);
+      cr_assert_eq(unit->ctrl.count, k == 1 ? 6u : 5u);
+      memcpy(&before, unit, sizeof before);
       memset(&obj, 0xa5, sizeof obj); /* what a caller may do between units */
       k++;
    }
@@ -399,4 +402,14 @@ Test(lima_cursor, prev_is_a_copy_of_the_unit_before)
    cr_assert_eq(k, 3);
    isa_cursor_fini(&cur);
    isa_cursor_fini(&cur); /* twice is harmless */
+}
+
+Test(lima_cursor, prev_is_a_copy_of_the_unit_before)
+{
+   walk_three(0);
+}
+
+Test(lima_cursor, prev_without_a_caller_struct)
+{
+   walk_three(1);
 }

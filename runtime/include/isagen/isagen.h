@@ -570,11 +570,14 @@ struct isa_cursor {
    /* pad_end: the end of the input, copied and zero-padded (into tail_bytes
     * when units are that short, else into tail) */
    uint8_t *tail, tail_bytes[16];
+   /* the unit decoded when isa_cursor_next is given no obj (isa_cursor_unit);
+    * for a spec that does not read $prev, it is kept in own */
+   void *unit, *own;
    /* the caller's <option> values (spec->n_options of them), or NULL for
     * the defaults; set after isa_cursor_init */
    const int64_t *options;
-   /* the previous unit and the one being copied, when they fit (never
-    * cleared: only the units decoded into them are read) */
+   /* the previous unit and the one being decoded (or own), when they fit
+    * (never cleared: only the units decoded into them are read) */
    union {
       max_align_t align;
       unsigned char bytes[ISA_CURSOR_UNIT_BYTES];
@@ -589,8 +592,17 @@ void isa_cursor_fini(struct isa_cursor *c);
  * ctx->last says whether it ends the program); or, for a spec with
  * resync_bits, ctx->failed: nothing decodes at ctx->offset, obj is empty
  * and the listing goes on after ctx->size bits.  0: the program is over.
- * < 0: a status (and err) when the unit at c->offset does not decode. */
+ * < 0: a status (and err) when the unit at c->offset does not decode.
+ * obj NULL: the unit is decoded into the cursor's own storage instead,
+ * read through isa_cursor_unit until the next call.  For a spec that reads
+ * $prev that saves a copy of every unit; ISA_ERR_LIMIT if a unit over
+ * ISA_CURSOR_UNIT_BYTES finds no memory. */
 int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct isa_error *err);
+/* The unit the last isa_cursor_next(c, NULL, ...) decoded. */
+static inline const void *isa_cursor_unit(const struct isa_cursor *c)
+{
+   return c->unit;
+}
 
 /* Encode a program: `units` holds n unit objects (spec->unit->c_size bytes
  * each), written one after the other into buf[0..cap); *size gets the
