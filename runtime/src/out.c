@@ -161,7 +161,24 @@ static inline void put_number(char *p, size_t n, uint64_t u, int negative, unsig
  * indentation this way on every unit. */
 void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero)
 {
+   static const uint64_t below[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+   if (v >= 0 && width > 0 && width < sizeof below / sizeof below[0] && u < below[width] &&
+       o->end - o->cur >= (ptrdiff_t)width) {
+      /* as wide as asked (a listing's %03d index): digits from the right,
+       * then the padding */
+      char *e = o->cur + width, *p = e;
+      do {
+         *--p = (char)('0' + u % 10);
+         u /= 10;
+      } while (u);
+      while (p > o->cur)
+         *--p = zero ? '0' : ' ';
+      *e = '\0';
+      o->cur = e;
+      o->len += width;
+      return;
+   }
    isa_out_num_w(o, u, v < 0, 10, 0, width, zero);
 }
 
@@ -199,12 +216,38 @@ void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, i
    }
 }
 
-/* Decimal without printf: isa_out_int's numbers from 100 up and below 0,
- * and any number when the block is nearly full. */
+/* "00" to "99": decimal two digits per division */
+static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
+                                      "2021222324252627282930313233343536373839"
+                                      "4041424344454647484950515253545556575859"
+                                      "6061626364656667686970717273747576777879"
+                                      "8081828384858687888990919293949596979899";
+
+/* Decimal without printf: isa_out_int's numbers outside -99..99 (a long
+ * program's instruction numbers), and any number when the block is nearly
+ * full. */
 void isa_out_int_slow(struct isa_out *o, int64_t v)
 {
    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-   num_w(o, u, v < 0, 10, 0, 0, 0);
+   size_t n = count_digits(u, 10) + (v < 0 ? 1 : 0);
+   char s[24], *p = isa_out_room(o, n), *e = (p ? p : s) + n;
+   while (u >= 100) {
+      e -= 2;
+      memcpy(e, digit_pairs + 2 * (u % 100), 2);
+      u /= 100;
+   }
+   if (u >= 10) {
+      e -= 2;
+      memcpy(e, digit_pairs + 2 * u, 2);
+   } else {
+      *--e = (char)('0' + u);
+   }
+   if (v < 0)
+      *--e = '-';
+   if (p)
+      isa_out_commit(o, n);
+   else
+      isa_out_mem(o, s, n);
 }
 
 void isa_out_hex(struct isa_out *o, uint64_t v)

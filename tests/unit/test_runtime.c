@@ -235,8 +235,8 @@ Test(out, python_float_repr)
  * what snprintf prints, over values of every size and sign. */
 Test(out, widths_as_printf)
 {
-   static const int64_t values[] = {0, 1, 7, 9, 10, 42, 99, 100, 255, 4096, 65535, 123456789, INT64_MAX, -1, -9,
-                                    -10, -42, -12345, INT64_MIN};
+   static const int64_t values[] = {0,    1,     7,         9,         10, 42, 99,  100, 255, 999,  1000,   4096,
+                                    65535, 123456789, INT64_MAX, -1, -9, -10, -42, -99, -100, -12345, INT64_MIN};
    static const unsigned widths[] = {0, 1, 2, 3, 4, 8, 20, 24};
    char got[128], want[128];
    struct isa_out o;
@@ -388,23 +388,27 @@ Test(out, numbers_at_the_end_of_a_buffer)
 {
    /* the inline path of isa_out_int writes into the block itself: every
     * number, at every distance from the end, is cut like any other text */
-   static const int64_t values[] = {0, 7, 10, 99, 100, -1, -42, 123456789, INT64_MIN};
-   for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
-      char want[32];
-      int n = snprintf(want, sizeof want, "%lld", (long long)values[v]);
-      for (size_t cap = 1; cap < 24; cap++) {
-         char b[24];
-         struct isa_out o;
-         memset(b, '#', sizeof b);
-         isa_out_buffer(&o, b, cap);
-         isa_out_int(&o, values[v]);
-         cr_assert_eq(o.len, (size_t)n);
-         cr_assert_eq(o.error, (size_t)n >= cap);
-         cr_assert(strncmp(b, want, cap - 1) == 0 && strlen(b) == ((size_t)n < cap ? (size_t)n : cap - 1),
-                   "%lld in %zu bytes: \"%s\"", (long long)values[v], cap, b);
-         cr_assert_eq(b[cap], '#', "nothing past the buffer");
+   static const int64_t values[] = {0, 7, 10, 99, 100, 999, 1000, -1, -9, -42, -99, -100, 123456789, INT64_MIN};
+   for (size_t v = 0; v < sizeof values / sizeof values[0]; v++)
+      for (int widths = 0; widths < 2; widths++) {
+         char want[32];
+         int n = snprintf(want, sizeof want, widths ? "%03lld" : "%lld", (long long)values[v]);
+         for (size_t cap = 1; cap < 24; cap++) {
+            char b[24];
+            struct isa_out o;
+            memset(b, '#', sizeof b);
+            isa_out_buffer(&o, b, cap);
+            if (widths)
+               isa_out_int_w(&o, values[v], 3, 1); /* a listing's index */
+            else
+               isa_out_int(&o, values[v]);
+            cr_assert_eq(o.len, (size_t)n);
+            cr_assert_eq(o.error, (size_t)n >= cap);
+            cr_assert(strncmp(b, want, cap - 1) == 0 && strlen(b) == ((size_t)n < cap ? (size_t)n : cap - 1),
+                      "%lld in %zu bytes: \"%s\"", (long long)values[v], cap, b);
+            cr_assert_eq(b[cap], '#', "nothing past the buffer");
+         }
       }
-   }
 }
 
 Test(out, no_buffer_counts_and_flags)

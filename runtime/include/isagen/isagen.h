@@ -121,17 +121,21 @@ static inline void isa_out_str(struct isa_out *o, const char *s)
 
 void isa_out_int_slow(struct isa_out *o, int64_t v);
 /* Decimal.  Most numbers a printer shows are register numbers and small
- * immediates: those are written straight into the block. */
+ * immediates (Lima GP's ^-1 too): -99..99 are written straight into the
+ * block, without a branch per digit. */
 static inline void isa_out_int(struct isa_out *o, int64_t v)
 {
-   if ((uint64_t)v < 100 && o->end - o->cur >= 2) {
-      if (v >= 10) {
-         *o->cur++ = (char)('0' + v / 10);
-         o->len++;
-      }
-      *o->cur++ = (char)('0' + v % 10);
-      *o->cur = '\0';
-      o->len++;
+   if ((uint64_t)v + 99 < 199 && o->end - o->cur >= 3) {
+      char *p = o->cur;
+      unsigned u = (unsigned)(v < 0 ? -v : v);
+      *p = '-';
+      p += v < 0;
+      *p = (char)('0' + u / 10);
+      p += u >= 10;
+      *p++ = (char)('0' + u % 10);
+      *p = '\0';
+      o->len += (size_t)(p - o->cur);
+      o->cur = p;
       return;
    }
    isa_out_int_slow(o, v);
