@@ -28,6 +28,15 @@ static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, i
 <% table = g.enum_name_table(e) %>\
 %   if table:
 <% width, names, lens = table %>\
+%   if all(x == 1 for x in lens) and len(names) <= 64:
+   /* every value named by one character: one byte */
+   if ((uint64_t)v < ${len(names)}u && out->end - out->cur >= 1) {
+      *out->cur++ = ${g.c_string(''.join(names))}[v];
+      *out->cur = '\0';
+      out->len++;
+      return;
+   }
+%   else:
    /* names padded to ${width} bytes: one ${width}-byte copy, then the length (255: no name) */
    static const char names[${len(names)}][${width}] = {
 %     for ln in g.wrap_items([g.c_string(x) for x in names]):
@@ -46,6 +55,7 @@ static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, i
       out->len += lens[v];
       return;
    }
+%   endif
 %   endif
    switch ((uint32_t)v) {
 %   for v in e.values:

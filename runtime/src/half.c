@@ -52,8 +52,9 @@ void isa_out_half_f(struct isa_out *o, uint64_t h)
    if (rem > half || (rem == half && (q & 1)))
       q++;
    {
-      /* the six decimals two at a time (three multiplies, not six divides),
-       * formatted in the sink's block when it has room (isa_out_room) */
+      /* the six decimals and the integer part two digits at a time
+       * (divisions by 100, which compile to multiplies), formatted in
+       * the sink's block when it has room (isa_out_room) */
       static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                   "8081828384858687888990919293949596979899";
@@ -65,10 +66,17 @@ void isa_out_half_f(struct isa_out *o, uint64_t h)
          memcpy(e, pairs + 2 * (f % 100), 2);
       }
       *--e = '.';
-      do {
-         *--e = (char)('0' + ip % 10);
-         ip /= 10;
-      } while (ip);
+      while (ip >= 100) {
+         e -= 2;
+         memcpy(e, pairs + 2 * (ip % 100), 2);
+         ip /= 100;
+      }
+      if (ip >= 10) {
+         e -= 2;
+         memcpy(e, pairs + 2 * ip, 2);
+      } else {
+         *--e = (char)('0' + ip);
+      }
       if (sign)
          *--e = '-';
       if (room)
