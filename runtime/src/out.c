@@ -124,6 +124,31 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
    }
 }
 
+/* "00" to "99": decimal two digits per division */
+static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
+                                      "2021222324252627282930313233343536373839"
+                                      "4041424344454647484950515253545556575859"
+                                      "6061626364656667686970717273747576777879"
+                                      "8081828384858687888990919293949596979899";
+
+/* The decimal digits of u, ending just before e (two per division by 100,
+ * which compiles to a multiply); returns where they start. */
+static inline char *put_decimal(char *e, uint64_t u)
+{
+   while (u >= 100) {
+      e -= 2;
+      memcpy(e, digit_pairs + 2 * (u % 100), 2);
+      u /= 100;
+   }
+   if (u >= 10) {
+      e -= 2;
+      memcpy(e, digit_pairs + 2 * u, 2);
+   } else {
+      *--e = (char)('0' + u);
+   }
+   return e;
+}
+
 /* How many digits u has in `base`. */
 static inline unsigned count_digits(uint64_t u, unsigned base)
 {
@@ -167,11 +192,7 @@ void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero)
        o->end - o->cur >= (ptrdiff_t)width) {
       /* as wide as asked (a listing's %03d index): digits from the right,
        * then the padding */
-      char *e = o->cur + width, *p = e;
-      do {
-         *--p = (char)('0' + u % 10);
-         u /= 10;
-      } while (u);
+      char *e = o->cur + width, *p = put_decimal(e, u);
       while (p > o->cur)
          *--p = zero ? '0' : ' ';
       *e = '\0';
@@ -216,13 +237,6 @@ void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, i
    }
 }
 
-/* "00" to "99": decimal two digits per division */
-static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
-                                      "2021222324252627282930313233343536373839"
-                                      "4041424344454647484950515253545556575859"
-                                      "6061626364656667686970717273747576777879"
-                                      "8081828384858687888990919293949596979899";
-
 /* Decimal without printf: isa_out_int's numbers outside -99..99 (a long
  * program's instruction numbers), and any number when the block is nearly
  * full. */
@@ -230,24 +244,51 @@ void isa_out_int_slow(struct isa_out *o, int64_t v)
 {
    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
    size_t n = count_digits(u, 10) + (v < 0 ? 1 : 0);
-   char s[24], *p = isa_out_room(o, n), *e = (p ? p : s) + n;
-   while (u >= 100) {
-      e -= 2;
-      memcpy(e, digit_pairs + 2 * (u % 100), 2);
-      u /= 100;
-   }
-   if (u >= 10) {
-      e -= 2;
-      memcpy(e, digit_pairs + 2 * u, 2);
-   } else {
-      *--e = (char)('0' + u);
-   }
+   char s[24], *p = isa_out_room(o, n), *e = put_decimal((p ? p : s) + n, u);
    if (v < 0)
       *--e = '-';
    if (p)
       isa_out_commit(o, n);
    else
       isa_out_mem(o, s, n);
+}
+
+/* A binary16 value is M * 2^-24 with M < 2^41, so M * 10^6 fits 64 bits and
+ * the six decimals printf("%f") shows are an exact integer division. */
+void isa_out_half_f(struct isa_out *o, uint64_t h)
+{
+   const unsigned sign = (unsigned)(h >> 15) & 1, exp = (unsigned)(h >> 10) & 31, frac = (unsigned)h & 1023;
+   uint64_t m, scaled, q, rem, half = UINT64_C(1) << 23;
+   char s[32];
+   if (exp == 31) {
+      isa_out_str(o, frac ? (sign ? "-nan" : "nan") : (sign ? "-inf" : "inf"));
+      return;
+   }
+   m = exp ? (uint64_t)(1024 + frac) << (exp - 1) : frac;
+   scaled = m * 1000000u;
+   q = scaled >> 24;
+   rem = scaled & ((UINT64_C(1) << 24) - 1);
+   if (rem > half || (rem == half && (q & 1)))
+      q++;
+   {
+      /* the six decimals and the integer part two digits at a time,
+       * formatted in the sink's block when it has room (isa_out_room) */
+      unsigned f = (unsigned)(q % 1000000), ip = (unsigned)(q / 1000000);
+      size_t n = sign + (ip < 10 ? 1u : ip < 100 ? 2u : ip < 1000 ? 3u : ip < 10000 ? 4u : 5u) + 7;
+      char *room = isa_out_room(o, n), *p = room ? room : s + sizeof s - n, *e = p + n;
+      for (int k = 0; k < 3; k++, f /= 100) {
+         e -= 2;
+         memcpy(e, digit_pairs + 2 * (f % 100), 2);
+      }
+      *--e = '.';
+      e = put_decimal(e, ip);
+      if (sign)
+         *--e = '-';
+      if (room)
+         isa_out_commit(o, n);
+      else
+         isa_out_mem(o, p, n);
+   }
 }
 
 void isa_out_hex(struct isa_out *o, uint64_t v)
