@@ -111,28 +111,29 @@ static void base_gp_unpack(void *st)
  * record as a program of its own (set-up, one step, clean-up). */
 extern const struct isa_spec lima_pp_spec;
 
-static void gen_pp_cursor(void *st)
+/* the whole program through a cursor: into the caller's structs, or into
+ * the cursor's own units (no copy for $prev) */
+static void walk_program(int into_caller)
 {
    struct isa_cursor c;
    struct isa_ctx ctx;
    unsigned i = 0;
-   (void)st;
    if (isa_cursor_init(&c, &lima_pp_spec, S.program, S.program_len) == ISA_OK)
-      while (i < S.pp.n && isa_cursor_next(&c, NULL, &ctx, NULL) > 0)
+      while (i < S.pp.n && isa_cursor_next(&c, into_caller ? &S.ppi[i] : NULL, &ctx, NULL) > 0)
          S.sink += (uint64_t)ctx.size + i++;
    isa_cursor_fini(&c);
 }
 
+static void gen_pp_cursor(void *st)
+{
+   (void)st;
+   walk_program(0);
+}
+
 static void gen_pp_cursor_obj(void *st)
 {
-   struct isa_cursor c;
-   struct isa_ctx ctx;
-   unsigned i = 0;
    (void)st;
-   if (isa_cursor_init(&c, &lima_pp_spec, S.program, S.program_len) == ISA_OK)
-      while (i < S.pp.n && isa_cursor_next(&c, &S.ppi[i], &ctx, NULL) > 0)
-         S.sink += (uint64_t)ctx.size + i++;
-   isa_cursor_fini(&c);
+   walk_program(1);
 }
 
 static void gen_pp_program_unpack(void *st)
