@@ -6,8 +6,8 @@
 
 /* Decode the unit at byte `offset` of buf[0..len); the unit at offset 0
  * is a program's first (a first="true" alternative, if the spec has one). */
-static inline int decode_at(const struct isa_spec *spec, const uint8_t *buf, size_t len, size_t offset, int first,
-                     void *obj, size_t *size, struct isa_error *err)
+static inline int decode_at(const struct isa_spec *spec, const uint8_t *buf, size_t len, size_t offset,
+                            int first, void *obj, size_t *size, struct isa_error *err)
 {
    size_t bits = 0;
    int r;
@@ -61,7 +61,7 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    c->unit = c->own = NULL;
    c->options = NULL;
    if (spec->reads_prev && spec->unit->c_size <= sizeof c->units[0]) {
-      /* only then does the cursor keep units of its own */
+      /* the unit before and the one being decoded, inside the cursor */
       c->prev = c->units[0].bytes;
       c->scratch = c->units[1].bytes;
    } else if (spec->reads_prev) {
@@ -219,10 +219,10 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
       /* into the cursor: the next unit's $prev is then this one, as is */
       if (spec->reads_prev) {
          obj = c->scratch;
-      } else if (!c->own) {
-         if (spec->unit->c_size <= sizeof c->units[0]) {
+      } else {
+         if (!c->own && spec->unit->c_size <= sizeof c->units[0]) {
             c->own = c->units[0].bytes;
-         } else {
+         } else if (!c->own) {
             c->allocated = true;
             c->own = malloc(spec->unit->c_size);
             if (!c->own) {
@@ -230,8 +230,6 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
                return isa_fail(err, ISA_ERR_LIMIT, spec->unit->name, 0, "out of memory");
             }
          }
-         obj = c->own;
-      } else {
          obj = c->own;
       }
       c->unit = obj;
