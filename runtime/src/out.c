@@ -124,6 +124,10 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
    }
 }
 
+/* 10^0 to 10^12: isa_out_int_w's widths and isa_out_fixed's precisions */
+static const uint64_t powers_of_10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+                                        1000000000, 10000000000, 100000000000, 1000000000000};
+
 /* "00" to "99": decimal two digits per division */
 static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
                                       "2021222324252627282930313233343536373839"
@@ -186,9 +190,8 @@ static inline void put_number(char *p, size_t n, uint64_t u, int negative, unsig
  * indentation this way on every unit. */
 void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero)
 {
-   static const uint64_t below[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-   if (v >= 0 && width > 0 && width < sizeof below / sizeof below[0] && u < below[width] &&
+   if (v >= 0 && width > 0 && width < sizeof powers_of_10 / sizeof powers_of_10[0] && u < powers_of_10[width] &&
        o->end - o->cur >= (ptrdiff_t)width) {
       /* as wide as asked (a listing's %03d index): digits from the right,
        * then the padding */
@@ -620,12 +623,10 @@ void isa_out_g(struct isa_out *o, double d)
  * an integer, ties to even, as printf rounds an exact value. */
 void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec)
 {
-   static const uint64_t pow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-                                    1000000000, 10000000000, 100000000000, 1000000000000};
    char out[80], t[24];
    uint64_t m, q;
    int e, k = 0, len = 0;
-   if (prec >= sizeof pow10 / sizeof pow10[0] || width > 40)
+   if (prec >= sizeof powers_of_10 / sizeof powers_of_10[0] || width > 40)
       goto slow;
    if (!isfinite(d)) { /* glibc: [-]nan, [-]inf, right-aligned */
       const char *name = isnan(d) ? "nan" : "inf";
@@ -636,11 +637,11 @@ void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec)
       goto pad;
    }
    e = binary_form(fabs(d), &m);
-   if (m > UINT64_MAX / pow10[prec]) {
+   if (m > UINT64_MAX / powers_of_10[prec]) {
 #if defined(__SIZEOF_INT128__)
       /* a double's 53-bit m times 10^prec: the same rounding in 128 bits */
       __extension__ typedef unsigned __int128 u128;
-      u128 wide = (u128)m * pow10[prec];
+      u128 wide = (u128)m * powers_of_10[prec];
       if (e >= 0)
          goto slow;
       if (-e >= 128) {
@@ -659,7 +660,7 @@ void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec)
       goto slow;
 #endif
    }
-   q = m * pow10[prec];
+   q = m * powers_of_10[prec];
    if (e >= 0) {
       if (e >= 64 || q > UINT64_MAX >> e)
          goto slow;
