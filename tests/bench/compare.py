@@ -5,7 +5,8 @@ slows both alike), each printing its own medians per case; this script takes
 the fastest of those per case and side (other work on the machine only ever
 slows a run down, and on a shared machine it comes and goes over seconds)
 and prints the generated code's ns per item before and after, and their
-ratio (after / before: below 1.00 is faster).  Cases are matched by name; one only one side has is shown alone.
+ratio (after / before: below 1.00 is faster).  Cases are matched by name;
+a case only one side has is shown alone.
 
    compare.py BASELINE-BENCH NEW-BENCH [ROUNDS] [-- BENCH-ARGS...]
 """

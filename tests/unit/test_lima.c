@@ -383,7 +383,8 @@ static void walk_three(int into_cursor)
    n = words_to_bytes(prog, 16, b);
    cr_assert_eq(isa_cursor_init(&cur, &lima_pp_spec, b, n), ISA_OK);
    while ((r = isa_cursor_next(&cur, into_cursor ? NULL : &obj, &ctx, &err)) > 0) {
-      const struct lima_pp_Instruction *unit = into_cursor ? (const struct lima_pp_Instruction *)isa_cursor_unit(&cur) : &obj;
+      const struct lima_pp_Instruction *unit =
+         into_cursor ? (const struct lima_pp_Instruction *)isa_cursor_unit(&cur) : &obj;
       if (k == 0) {
          cr_assert_null(ctx.prev);
       } else {

@@ -235,8 +235,8 @@ Test(out, python_float_repr)
  * what snprintf prints, over values of every size and sign. */
 Test(out, widths_as_printf)
 {
-   static const int64_t values[] = {0,    1,     7,         9,         10, 42, 99,  100, 255, 999,  1000,   4096,
-                                    65535, 123456789, INT64_MAX, -1, -9, -10, -42, -99, -100, -12345, INT64_MIN};
+   static const int64_t values[] = {0, 1, 7, 9, 10, 42, 99, 100, 255, 999, 1000, 4096, 65535, 123456789,
+                                    INT64_MAX, -1, -9, -10, -42, -99, -100, -12345, INT64_MIN};
    static const unsigned widths[] = {0, 1, 2, 3, 4, 8, 20, 24};
    char got[128], want[128];
    struct isa_out o;
