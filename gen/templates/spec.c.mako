@@ -32,8 +32,6 @@ static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, i
    /* every value named by one character: one byte */
    if ((uint64_t)v < ${len(names)}u && out->end - out->cur >= 1) {
       *out->cur++ = ${g.c_string(''.join(names))}[v];
-      *out->cur = '\0';
-      out->len++;
       return;
    }
 %   else:
@@ -51,8 +49,6 @@ static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, i
    if ((uint64_t)v < ${len(names)}u && lens[v] != 255 && out->end - out->cur >= ${width}) {
       memcpy(out->cur, names[v], ${width});
       out->cur += lens[v];
-      *out->cur = '\0';
-      out->len += lens[v];
       return;
    }
 %   endif

@@ -62,7 +62,7 @@ static void print_json(const struct isa_spec *spec, const void *obj, const struc
    j.first = true;
    isa_walk_fields(spec->unit, obj, json_field, &j);
    isa_out_str(out, "}, \"text\": ");
-   isa_out_json_string(out, text, t.len < TEXT_CAP ? t.len : TEXT_CAP - 1);
+   isa_out_json_string(out, text, isa_out_len(&t) < TEXT_CAP ? isa_out_len(&t) : TEXT_CAP - 1);
    isa_out_str(out, "}\n");
 }
 
@@ -190,7 +190,7 @@ static int batch(const struct options *o)
       isa_out_str(&out, "{\"hex\": ");
       isa_out_json_string(&out, line, len);
       isa_out_str(&out, ", \"text\": ");
-      isa_out_json_string(&out, text, t.len < TEXT_CAP ? t.len : TEXT_CAP - 1);
+      isa_out_json_string(&out, text, isa_out_len(&t) < TEXT_CAP ? isa_out_len(&t) : TEXT_CAP - 1);
       isa_out_fmt(&out, ", \"ok\": %s, \"error\": ", ok ? "true" : "false");
       if (ok)
          isa_out_str(&out, "null");
@@ -198,7 +198,7 @@ static int batch(const struct options *o)
          isa_out_json_string(&out, msg, strlen(msg));
       if (units) {
          isa_out_str(&out, ", \"units\": ");
-         units_array(&out, units, u.error ? 0 : u.len);
+         units_array(&out, units, u.error ? 0 : isa_out_len(&u));
       }
       isa_out_str(&out, "}\n");
       isa_out_flush(&out);

@@ -19,23 +19,22 @@ const char *isa_strerror(int status)
    }
 }
 
-void isa_error_format(const struct isa_error *err, char *buf, size_t size)
+/* What isa_error_format writes, into o. */
+static void error_text(const struct isa_error *err, struct isa_out *o)
 {
-   struct isa_out o;
-   isa_out_buffer(&o, buf, size);
    if (!err) {
-      isa_out_str(&o, "no error information");
+      isa_out_str(o, "no error information");
       return;
    }
-   isa_out_str(&o, isa_strerror(err->status));
+   isa_out_str(o, isa_strerror(err->status));
    switch (err->status) {
    case ISA_ERR_TRUNCATED:
-      isa_out_fmt(&o, ": %s needs %llu bits at bit %llu, %llu available", err->type ? err->type : "unit",
+      isa_out_fmt(o, ": %s needs %llu bits at bit %llu, %llu available", err->type ? err->type : "unit",
                   (unsigned long long)err->need, (unsigned long long)err->bit,
                   (unsigned long long)err->have);
       return;
    case ISA_ERR_RANGE:
-      isa_out_fmt(&o, ": %s%s%s = %lld does not fit %lld..%lld", err->type ? err->type : "",
+      isa_out_fmt(o, ": %s%s%s = %lld does not fit %lld..%lld", err->type ? err->type : "",
                   err->type && err->field ? "." : "", err->field ? err->field : "",
                   (long long)err->value, (long long)err->min, (long long)err->max);
       return;
@@ -43,16 +42,24 @@ void isa_error_format(const struct isa_error *err, char *buf, size_t size)
       break;
    }
    if (err->type || err->field) {
-      isa_out_str(&o, ": ");
+      isa_out_str(o, ": ");
       if (err->type)
-         isa_out_str(&o, err->type);
+         isa_out_str(o, err->type);
       if (err->type && err->field)
-         isa_out_char(&o, '.');
+         isa_out_char(o, '.');
       if (err->field)
-         isa_out_str(&o, err->field);
+         isa_out_str(o, err->field);
    }
    if (err->detail)
-      isa_out_fmt(&o, ": %s", err->detail);
+      isa_out_fmt(o, ": %s", err->detail);
    if (err->status == ISA_ERR_NO_MATCH || err->status == ISA_ERR_SIZE)
-      isa_out_fmt(&o, " (at bit %llu)", (unsigned long long)err->bit);
+      isa_out_fmt(o, " (at bit %llu)", (unsigned long long)err->bit);
+}
+
+void isa_error_format(const struct isa_error *err, char *buf, size_t size)
+{
+   struct isa_out o;
+   isa_out_buffer(&o, buf, size);
+   error_text(err, &o);
+   isa_out_flush(&o);
 }

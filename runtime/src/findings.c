@@ -31,6 +31,7 @@ void isa_path_format(const struct isa_path *path, const char *field, char *buf, 
    }
    if (field)
       isa_out_str(&o, field);
+   isa_out_flush(&o);
 }
 
 void isa_report(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_severity sev,

@@ -7,13 +7,13 @@
 
 #include "isagen/isagen.h"
 
-/* A sink's block: text goes to [buf, end), *cur kept '\0'. */
+/* A sink's block: text goes to [buf, end), and *end is room for a NUL. */
 static void out_init(struct isa_out *o, char *buf, size_t cap)
 {
    o->buf = o->cur = buf;
    o->end = buf + cap - 1;
    *buf = '\0';
-   o->len = 0;
+   o->gone = 0;
    o->error = 0;
    o->fp = NULL;
    o->write = NULL;
@@ -55,9 +55,10 @@ int isa_out_flush(struct isa_out *o)
 {
    if ((o->fp || o->write) && o->cur > o->buf) {
       out_write(o, o->buf, (size_t)(o->cur - o->buf));
+      o->gone += (size_t)(o->cur - o->buf);
       o->cur = o->buf;
-      *o->cur = '\0';
    }
+   *o->cur = '\0';
    return o->error;
 }
 
@@ -71,19 +72,19 @@ void isa_out_mem_slow(struct isa_out *o, const char *s, size_t n)
       if (n <= (size_t)(o->end - o->cur)) {
          memcpy(o->cur, s, n);
          o->cur += n;
-         *o->cur = '\0';
       } else {
          out_write(o, s, n);
+         o->gone += n;
       }
    } else {
-      /* len counts everything produced, even past the end of the buffer */
+      /* isa_out_len counts everything produced, even past the end of the
+       * buffer */
       size_t k = (size_t)(o->end - o->cur);
       memcpy(o->cur, s, k);
       o->cur += k;
-      *o->cur = '\0';
+      o->gone += n - k;
       o->error = 1;
    }
-   o->len += n;
 }
 
 void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
@@ -110,7 +111,7 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
       if (vfprintf(o->fp, fmt, ap) < 0)
          o->error = 1;
       va_end(ap);
-      o->len += (size_t)n;
+      o->gone += (size_t)n;
    } else {
       char big[512];
       va_start(ap, fmt);
@@ -119,7 +120,7 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
       isa_out_mem(o, big, (size_t)n < sizeof big ? (size_t)n : sizeof big - 1);
       if ((size_t)n >= sizeof big) {
          o->error = 1;
-         o->len += (size_t)n - (sizeof big - 1);
+         o->gone += (size_t)n - (sizeof big - 1);
       }
    }
 }
@@ -198,9 +199,7 @@ void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero)
       char *e = o->cur + width, *p = put_decimal(e, u);
       while (p > o->cur)
          *--p = zero ? '0' : ' ';
-      *e = '\0';
       o->cur = e;
-      o->len += width;
       return;
    }
    isa_out_num_w(o, u, v < 0, 10, 0, width, zero);
@@ -386,7 +385,7 @@ void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
 void isa_out_pad(struct isa_out *o, size_t start, int64_t width)
 {
    static const char spaces[] = "                                ";
-   size_t done = o->len - start;
+   size_t done = isa_out_len(o) - start;
    while (width > 0 && done < (size_t)width) {
       size_t n = (size_t)width - done;
       if (n > sizeof spaces - 1)

@@ -102,7 +102,7 @@ static void programs(int print)
             S.spec->unit->validate(&S.b, &f, &ctx, NULL);
       }
       isa_cursor_fini(&cur);
-      S.sink += o.len;
+      S.sink += isa_out_len(&o);
    }
    S.sink += f.count[0] + f.count[1] + f.count[2];
 }

@@ -115,6 +115,7 @@ static inline int dis_spec(const struct isa_spec *spec, const int64_t *options, 
          spec->unit->print(obj, &o, &ctx);
       isa_out_str(&o, spec->separator);
    }
+   isa_out_flush(&o);
    isa_cursor_fini(&cur);
    free(obj);
    return r;

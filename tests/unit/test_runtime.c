@@ -136,12 +136,14 @@ Test(half, prints_every_value_as_printf_f)
       snprintf(want, sizeof want, "%f", isa_half_to_double(h));
       isa_out_buffer(&o, got, sizeof got);
       isa_out_half_f(&o, h);
+      isa_out_flush(&o);
       cr_assert_str_eq(got, want, "0x%04x", h);
       /* a block too short for it: cut like any other text */
       isa_out_buffer(&o, got, 7);
       isa_out_half_f(&o, h);
+      isa_out_flush(&o);
       cr_assert(strncmp(got, want, 6) == 0 && strlen(got) == (strlen(want) < 6 ? strlen(want) : 6), "0x%04x", h);
-      cr_assert_eq(o.len, strlen(want));
+      cr_assert_eq(isa_out_len(&o), strlen(want));
    }
 }
 
@@ -159,11 +161,13 @@ static void check_float_formats(double d)
    snprintf(want, sizeof want, "%g", d);
    isa_out_buffer(&o, got, sizeof got);
    isa_out_g(&o, d);
+   isa_out_flush(&o);
    cr_assert_str_eq(got, want, "%%g of %a", d);
    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
       snprintf(want, sizeof want, "%*.*f", (int)fixed[i].width, (int)fixed[i].prec, d);
       isa_out_buffer(&o, got, sizeof got);
       isa_out_fixed(&o, d, fixed[i].width, fixed[i].prec);
+      isa_out_flush(&o);
       cr_assert_str_eq(got, want, "%%%u.%uf of %a", fixed[i].width, fixed[i].prec, d);
    }
 }
@@ -221,13 +225,16 @@ Test(out, python_float_repr)
    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
       isa_out_buffer(&o, b, sizeof b);
       isa_out_pyfloat(&o, cases[i].v);
+      isa_out_flush(&o);
       cr_assert_str_eq(b, cases[i].repr);
    }
    isa_out_buffer(&o, b, sizeof b);
    isa_out_pyfloat(&o, NAN);
+   isa_out_flush(&o);
    cr_assert_str_eq(b, "nan");
    isa_out_buffer(&o, b, sizeof b);
    isa_out_pyfloat(&o, -INFINITY);
+   isa_out_flush(&o);
    cr_assert_str_eq(b, "-inf");
 }
 
@@ -249,6 +256,7 @@ Test(out, widths_as_printf)
             isa_out_int_w(&o, v, widths[w], zero);
             snprintf(fmt, sizeof fmt, zero ? "%%0%ulld" : "%%%ulld", widths[w]);
             snprintf(want, sizeof want, fmt, (long long)v);
+            isa_out_flush(&o);
             cr_assert_str_eq(got, want, "%s of %lld", fmt, (long long)v);
             static const char convs[] = "uoxX";
             static const unsigned bases[] = {10, 8, 16, 16};
@@ -257,6 +265,7 @@ Test(out, widths_as_printf)
                isa_out_num_w(&o, (uint64_t)v, 0, bases[c], convs[c] == 'X', widths[w], zero);
                snprintf(fmt, sizeof fmt, zero ? "%%0%ull%c" : "%%%ull%c", widths[w], convs[c]);
                snprintf(want, sizeof want, fmt, (unsigned long long)v);
+               isa_out_flush(&o);
                cr_assert_str_eq(got, want, "%s of %llu", fmt, (unsigned long long)v);
             }
          }
@@ -269,9 +278,10 @@ Test(out, pad_and_items)
    isa_out_buffer(&o, b, sizeof b);
    isa_out_str(&o, "stop");
    isa_out_pad(&o, 0, 16);
+   isa_out_flush(&o);
    cr_assert_str_eq(b, "stop            ");
    isa_out_pad(&o, 0, 4); /* already longer: nothing */
-   cr_assert_eq(o.len, 16u);
+   cr_assert_eq(isa_out_len(&o), 16u);
 }
 
 Test(half, rounds_to_nearest_even)
@@ -291,17 +301,40 @@ Test(out, buffer_truncates_and_reports)
    isa_out_buffer(&o, buf, sizeof buf);
    isa_out_str(&o, "abc");
    isa_out_fmt(&o, "%d", 1234);
+   isa_out_flush(&o);
    cr_assert_str_eq(buf, "abc1234");
    cr_assert_eq(o.error, 0);
    isa_out_char(&o, 'x');
-   cr_assert_str_eq(buf, "abc1234", "the buffer stays NUL-terminated");
+   isa_out_flush(&o);
+   cr_assert_str_eq(buf, "abc1234", "a cut text still ends in a NUL");
    cr_assert_eq(o.error, 1);
-   cr_assert_eq(o.len, 8u, "len counts what was produced");
+   cr_assert_eq(isa_out_len(&o), 8u, "isa_out_len counts what was produced");
    /* keep writing past the end: nothing may land outside buf (ASan checks) */
    for (int i = 0; i < 100; i++)
       isa_out_str(&o, "more text");
+   isa_out_flush(&o);
    cr_assert_str_eq(buf, "abc1234");
-   cr_assert_eq(o.len, 908u);
+   cr_assert_eq(isa_out_len(&o), 908u);
+}
+
+/* Writes keep no NUL after the text (a store per token saved); the flush
+ * that ends every T_print writes it, and writes nothing past it. */
+Test(out, flush_ends_a_buffer_with_a_nul)
+{
+   char b[16];
+   struct isa_out o;
+   memset(b, '#', sizeof b);
+   isa_out_buffer(&o, b, sizeof b);
+   cr_assert_eq(b[0], '\0', "an empty sink holds the empty string");
+   isa_out_str(&o, "abc");
+   isa_out_int(&o, 42);
+   cr_assert(memcmp(b, "abc42#", 6) == 0, "a write leaves what follows it alone");
+   isa_out_flush(&o);
+   cr_assert(memcmp(b, "abc42\0#", 7) == 0);
+   isa_out_char(&o, 'x');
+   isa_out_flush(&o);
+   cr_assert_str_eq(b, "abc42x", "flushing a buffer does not start it over");
+   cr_assert_eq(isa_out_len(&o), 6u);
 }
 
 /* A callback sink that records what it was given, write by write. */
@@ -337,8 +370,8 @@ Test(out, callback_sink_gets_whole_blocks)
    cr_assert_lt(r.writes, 3u, "nothing reaches the sink until a block is full");
    cr_assert_eq(isa_out_flush(&o), 0);
    cr_assert_eq(r.writes, 3u);
-   cr_assert_eq(r.len, o.len);
-   cr_assert_eq(o.len, 1390u);
+   cr_assert_eq(r.len, isa_out_len(&o));
+   cr_assert_eq(isa_out_len(&o), 1390u);
    cr_assert(strncmp(r.text, "r0 r1 r2 ", 9) == 0);
    cr_assert(strcmp(r.text + r.len - 5, "r299 ") == 0);
    /* text longer than a block goes straight through, after what was held */
@@ -402,8 +435,9 @@ Test(out, numbers_at_the_end_of_a_buffer)
                isa_out_int_w(&o, values[v], 3, 1); /* a listing's index */
             else
                isa_out_int(&o, values[v]);
-            cr_assert_eq(o.len, (size_t)n);
+            cr_assert_eq(isa_out_len(&o), (size_t)n);
             cr_assert_eq(o.error, (size_t)n >= cap);
+            isa_out_flush(&o);
             cr_assert(strncmp(b, want, cap - 1) == 0 && strlen(b) == ((size_t)n < cap ? (size_t)n : cap - 1),
                       "%lld in %zu bytes: \"%s\"", (long long)values[v], cap, b);
             cr_assert_eq(b[cap], '#', "nothing past the buffer");
@@ -417,7 +451,7 @@ Test(out, no_buffer_counts_and_flags)
    isa_out_buffer(&o, NULL, 0);
    isa_out_str(&o, "abc");
    isa_out_int(&o, 5);
-   cr_assert_eq(o.len, 4u);
+   cr_assert_eq(isa_out_len(&o), 4u);
    cr_assert_eq(o.error, 1);
 }
 
@@ -435,6 +469,7 @@ Test(out, formats)
    isa_out_enum(&o, "VTG", 1);
    isa_out_char(&o, ' ');
    isa_out_enum(&o, NULL, 7);
+   isa_out_flush(&o);
    cr_assert_str_eq(buf, "-5 0xff 0101 VTG 7");
 }
 
@@ -445,6 +480,7 @@ Test(out, json_strings_are_escaped)
    const char in[] = "a\"b\\c\n\t\x01z";
    isa_out_buffer(&o, buf, sizeof buf);
    isa_out_json_string(&o, in, sizeof in - 1);
+   isa_out_flush(&o);
    cr_assert_str_eq(buf, "\"a\\\"b\\\\c\\n\\t\\u0001z\"");
 }
 
@@ -479,6 +515,7 @@ Test(out, json_strings_escape_every_byte_anywhere)
          want[k] = '\0';
          isa_out_buffer(&o, got, sizeof got);
          isa_out_json_string(&o, in, sizeof in);
+         isa_out_flush(&o);
          cr_assert_str_eq(got, want, "byte 0x%02x at %u", c, at);
       }
 }
@@ -489,6 +526,7 @@ Test(out, long_formatted_output_goes_through)
    struct isa_out o;
    isa_out_buffer(&o, buf, sizeof buf);
    isa_out_fmt(&o, "%300s|", "x");
+   isa_out_flush(&o);
    cr_assert_eq(strlen(buf), 301u);
    cr_assert_eq(buf[300], '|');
 }

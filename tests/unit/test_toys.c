@@ -189,6 +189,7 @@ Test(toy_bundle, programs_follow_the_count_chain_and_stop)
    ctx.offset = 8, ctx.index = 2, ctx.size = 32;
    isa_out_buffer(&o, text, sizeof text);
    toy_bundle_spec.prefix(&o, &ctx);
+   isa_out_flush(&o);
    cr_assert_str_eq(text, "@     2: ");
 }
 

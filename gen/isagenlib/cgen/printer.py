@@ -168,7 +168,7 @@ class TemplateEmitter(T.Visitor):
                 ib.line(f"struct isa_out {tout};")
                 ib.line(f"isa_out_buffer(&{tout}, {tout}.block, sizeof {tout}.block);")
                 self.visit(body, ib, env, f"&{tout}")
-                got = ib.sub(f"if ({tout}.len) {{")
+                got = ib.sub(f"if (isa_out_len(&{tout})) {{")
                 got.line(f"if (!{first})")
                 got.line(f"   isa_out_str({out}, {c_string(p.sep)});")
                 got.line(f"{first} = 0;")
@@ -184,7 +184,7 @@ class TemplateEmitter(T.Visitor):
     def pad(self, p, block, env, out):
         start = self.fresh("pad")
         b = block.sub("{")
-        b.line(f"size_t {start} = ({out})->len;")
+        b.line(f"size_t {start} = isa_out_len({out});")
         self.visit(p.body, b, env, out)
         b.stmt(f"isa_out_pad({out}, {start}, ", E.compile(p.width, env), ");")
 

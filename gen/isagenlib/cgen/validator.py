@@ -148,6 +148,7 @@ class Validator:
         loud.line("struct isa_out m;")
         loud.line("isa_out_buffer(&m, msg, sizeof msg);")
         TemplateEmitter(self.names, self.layout).visit(message, loud, env, "&m")
+        loud.line("isa_out_flush(&m);")
         loud.line(f"isa_report(f, ctx, ISA_SEV_{sev.upper()}, {c_string(rule)}, {path}, {field_c}, msg);")
 
     def rules(self, block, rules, env, path="path", field_c="0"):
@@ -322,6 +323,7 @@ class Validator:
                 loud.line("struct isa_out m;")
                 loud.line("isa_out_buffer(&m, msg, sizeof msg);")
                 TemplateEmitter(n, self.layout).visit(msg, loud, env, "&m")
+                loud.line("isa_out_flush(&m);")
                 loud.line("isa_report(f, ctx, ISA_SEV_ERROR, \"undefined-operand\", path, field, msg);")
             found = walk.visit(c.display, case, env)
             if c.undefined or found:

@@ -48,9 +48,12 @@ uint16_t isa_double_to_half(double d);
  * it with a bounds check and a memcpy; FILE and callback sinks are written
  * a block at a time, and when a generated T_print returns.
  *
- * A buffer is always NUL-terminated; `len` counts every character produced,
- * so len >= cap means the text was cut (and `error` is set).  `error` is
- * also set when a FILE or callback write fails. */
+ * Writes keep no NUL and no count: a write is a bounds check, a memcpy and
+ * a pointer bump.  isa_out_flush (which every T_print calls before it
+ * returns) ends a buffer's text with a NUL; isa_out_len counts every
+ * character produced, so isa_out_len >= cap means the text was cut (and
+ * `error` is set).  `error` is also set when a FILE or callback write
+ * fails. */
 
 /* A callback sink: write n bytes, return 0 on success. */
 typedef int (*isa_write_fn)(void *user, const char *s, size_t n);
@@ -58,10 +61,10 @@ typedef int (*isa_write_fn)(void *user, const char *s, size_t n);
 #define ISA_OUT_BLOCK 512
 
 struct isa_out {
-   char *cur;    /* where the next byte goes; *cur is always '\0' */
-   char *end;    /* the last byte text can use (kept for that NUL) */
+   char *cur;    /* where the next byte goes */
+   char *end;    /* the last byte text can use (kept for the NUL of isa_out_flush) */
    char *buf;    /* the block: the caller's buffer, or `block` */
-   size_t len;   /* characters produced so far */
+   size_t gone;  /* characters produced that are not in [buf, cur): handed to a FILE or callback, or cut */
    int error;
    FILE *fp;           /* FILE sink, or NULL */
    isa_write_fn write; /* callback sink, or NULL */
@@ -72,9 +75,16 @@ struct isa_out {
 void isa_out_file(struct isa_out *o, FILE *fp);
 void isa_out_buffer(struct isa_out *o, char *buf, size_t cap);
 void isa_out_callback(struct isa_out *o, isa_write_fn write, void *user);
-/* Hand a FILE or callback sink what its block holds (generated T_print
- * functions do this before they return); returns o->error. */
+/* Hand a FILE or callback sink what its block holds, and end a buffer's
+ * text with a NUL (generated T_print functions do this before they
+ * return); returns o->error. */
 int isa_out_flush(struct isa_out *o);
+
+/* Characters produced so far, also those cut from a full buffer. */
+static inline size_t isa_out_len(const struct isa_out *o)
+{
+   return o->gone + (size_t)(o->cur - o->buf);
+}
 void isa_out_mem_slow(struct isa_out *o, const char *s, size_t n);
 
 /* Append n bytes.  Printers call this for every token, so the common case
@@ -85,8 +95,6 @@ ISA_INLINE void isa_out_mem(struct isa_out *o, const char *s, size_t n)
    if (n <= (size_t)(o->end - o->cur)) {
       memcpy(o->cur, s, n);
       o->cur += n;
-      *o->cur = '\0';
-      o->len += n;
       return;
    }
    isa_out_mem_slow(o, s, n);
@@ -96,7 +104,7 @@ ISA_INLINE void isa_out_mem(struct isa_out *o, const char *s, size_t n)
  * when the block has no room (then format into a buffer of your own and
  * isa_out_mem it).  Formatting in place avoids copying bytes just stored
  * one by one, which stalls on the read-back.  isa_out_commit(o, n) counts
- * the n bytes written there and ends the text. */
+ * the n bytes written there. */
 static inline char *isa_out_room(struct isa_out *o, size_t n)
 {
    return n <= (size_t)(o->end - o->cur) ? o->cur : NULL;
@@ -105,8 +113,6 @@ static inline char *isa_out_room(struct isa_out *o, size_t n)
 static inline void isa_out_commit(struct isa_out *o, size_t n)
 {
    o->cur += n;
-   *o->cur = '\0';
-   o->len += n;
 }
 
 static inline void isa_out_char(struct isa_out *o, char c)
@@ -133,8 +139,6 @@ static inline void isa_out_int(struct isa_out *o, int64_t v)
       *p = (char)('0' + u / 10);
       p += u >= 10;
       *p++ = (char)('0' + u % 10);
-      *p = '\0';
-      o->len += (size_t)(p - o->cur);
       o->cur = p;
       return;
    }
@@ -158,7 +162,7 @@ void isa_out_pyfloat(struct isa_out *o, double d);
 void isa_out_g(struct isa_out *o, double d);
 void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec);
 /* Spaces until `width` characters have been written since `start` (a
- * previous o->len): the {pad} of templates. */
+ * previous isa_out_len): the {pad} of templates. */
 void isa_out_pad(struct isa_out *o, size_t start, int64_t width);
 /* Templates print an {item} that may print nothing aside, into the block of
  * a buffer sink of its own, then copy it here (flagging o if it did not fit). */
@@ -408,7 +412,8 @@ const char *isa_variant_name(const struct isa_type_desc *t, const void *obj);
 int isa_variant_set(const struct isa_type_desc *t, void *obj, const char *name);
 
 /* The default display of a unit whose XML has no <display>: one line per
- * top-level field that is not zero, "Row: a b=3 c=NAME". */
+ * top-level field that is not zero, "Row: a b=3 c=NAME".  It writes like a
+ * T_write: isa_out_flush hands the text on (and ends a buffer's). */
 void isa_dump(const struct isa_type_desc *t, const void *obj, struct isa_out *out);
 
 /* ---- containers -------------------------------------------------------------
