@@ -260,28 +260,40 @@ void isa_out_int_slow(struct isa_out *o, int64_t v)
 void isa_out_half_f(struct isa_out *o, uint64_t h)
 {
    const unsigned sign = (unsigned)(h >> 15) & 1, exp = (unsigned)(h >> 10) & 31, frac = (unsigned)h & 1023;
-   uint64_t m, scaled, q, rem, half = UINT64_C(1) << 23;
-   char s[32];
+   const uint64_t half = UINT64_C(1) << 23;
+   uint64_t m, scaled, y;
+   uint32_t ip, f, rem;
+   char s[16];
    if (exp == 31) {
       isa_out_str(o, frac ? (sign ? "-nan" : "nan") : (sign ? "-inf" : "inf"));
       return;
    }
+   /* the value is m / 2^24: its integer part, and its fraction in
+    * millionths rounded half to even (as glibc's %f rounds); the parity of
+    * the whole number of millionths is f's, 10^6 being even */
    m = exp ? (uint64_t)(1024 + frac) << (exp - 1) : frac;
-   scaled = m * 1000000u;
-   q = scaled >> 24;
-   rem = scaled & ((UINT64_C(1) << 24) - 1);
-   if (rem > half || (rem == half && (q & 1)))
-      q++;
+   ip = (uint32_t)(m >> 24);
+   scaled = (m & 0xffffff) * 1000000u;
+   f = (uint32_t)(scaled >> 24);
+   rem = (uint32_t)(scaled & 0xffffff);
+   if (rem > half || (rem == half && (f & 1)))
+      f++;
+   if (f == 1000000) {
+      f = 0;
+      ip++;
+   }
    {
-      /* the six decimals and the integer part two digits at a time,
-       * formatted in the sink's block when it has room (isa_out_room) */
-      unsigned f = (unsigned)(q % 1000000), ip = (unsigned)(q / 1000000);
       size_t n = sign + (ip < 10 ? 1u : ip < 100 ? 2u : ip < 1000 ? 3u : ip < 10000 ? 4u : 5u) + 7;
-      char *room = isa_out_room(o, n), *p = room ? room : s + sizeof s - n, *e = p + n;
-      for (int k = 0; k < 3; k++, f /= 100) {
-         e -= 2;
-         memcpy(e, digit_pairs + 2 * (f % 100), 2);
-      }
+      char *room = isa_out_room(o, n), *p = room ? room : s + sizeof s - n, *e = p + n - 6;
+      /* the six decimals as three digit pairs: f / 10^4 in 32.32 fixed
+       * point (rounded up, which is exact for every f below 10^6), then
+       * the fraction times 100 twice; multiplies, not divisions */
+      y = (uint64_t)f * 429497u;
+      memcpy(e, digit_pairs + 2 * (y >> 32), 2);
+      y = (uint32_t)y * UINT64_C(100);
+      memcpy(e + 2, digit_pairs + 2 * (y >> 32), 2);
+      y = (uint32_t)y * UINT64_C(100);
+      memcpy(e + 4, digit_pairs + 2 * (y >> 32), 2);
       *--e = '.';
       e = put_decimal(e, ip);
       if (sign)
