@@ -361,6 +361,38 @@ Test(lima_program, encoder_links_instructions)
    cr_assert_eq(memcmp(out, gb, sizeof out), 0);
 }
 
+/* Decoding writes every item: an absent one is zeroed, whatever the struct
+ * held before (decode no longer clears the whole struct first). */
+Test(lima_decode, absent_items_are_zero)
+{
+   static const struct lima_pp_Instruction zero;
+   struct lima_pp_Instruction v;
+   uint8_t b[64];
+   size_t n = words_to_bytes(tv_pp_4, 3, b);
+   unsigned absent = 0;
+   memset(&v, 0xa5, sizeof v);
+   cr_assert_eq(lima_pp_Instruction_unpack(b, n, &v, NULL), ISA_OK);
+#define ABSENT_IS_ZERO(item)                                                                                 \
+   if (!v.has_##item) {                                                                                       \
+      absent++;                                                                                               \
+      cr_assert_eq(memcmp(&v.item, &zero.item, sizeof v.item), 0, #item " is absent and zero");              \
+   }
+   ABSENT_IS_ZERO(varying)
+   ABSENT_IS_ZERO(sampler)
+   ABSENT_IS_ZERO(uniform)
+   ABSENT_IS_ZERO(vec4_mul)
+   ABSENT_IS_ZERO(float_mul)
+   ABSENT_IS_ZERO(vec4_acc)
+   ABSENT_IS_ZERO(float_acc)
+   ABSENT_IS_ZERO(combine)
+   ABSENT_IS_ZERO(temp_write)
+   ABSENT_IS_ZERO(branch)
+   ABSENT_IS_ZERO(vec4_const_0)
+   ABSENT_IS_ZERO(vec4_const_1)
+#undef ABSENT_IS_ZERO
+   cr_assert_geq(absent, 10u, "TV-PP-4 has two items");
+}
+
 /* The cursor keeps its own copy of the previous unit: ctx.prev is the
  * instruction before, as decoded, although the caller decodes every one
  * into the same struct (or lets the cursor keep it: obj NULL); the first

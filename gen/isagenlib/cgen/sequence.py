@@ -63,6 +63,10 @@ class SequenceCode:
         one.line("if (r)")
         one.line("   return r;")
         one.line("pos += n_bits;")
+        if it.present is not None:
+            one.tail = None
+            absent = b.sub("} else {")
+            absent.line(f"memset(&v->{it.name}, 0, sizeof v->{it.name});")
 
     def size_lines(self, seq, target, env_kind):
         """`target = <declared size>;` over v (decoder) or tmp (encoder)."""
