@@ -125,13 +125,26 @@ $(OUT)/fuzz/fuzz-%: tests/fuzz/fuzz_spec.c $(RT_SRC) $(GEN_C) $(GEN_H) $(RT_HDR)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_FLAGS) -DFUZZ_SPEC='"$*"' -o $@ tests/fuzz/fuzz_spec.c $(RT_SRC) $(GEN_C) -lm
 
+# the CLI's hex input, against a plain reading of it
+$(OUT)/fuzz/fuzz-hex-input: tests/fuzz/fuzz_hex.c runtime/cli/input.c runtime/cli/cli.h $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_hex.c runtime/cli/input.c
+
+$(OUT)/fuzz/seeds-hex-input/.done:
+	@mkdir -p $(@D)
+	printf '6104020000' > $(@D)/plain
+	printf '61 04\t02\r\n0A0b' > $(@D)/spaced
+	printf '6104x0' > $(@D)/bad
+	@touch $@
+
 $(OUT)/fuzz/seeds-%/.done: tests/fuzz/seeds.py tests/corpora.py $(CORPUS_FILES) | deps
 	@mkdir -p $(@D)
 	$(PYTHON) tests/fuzz/seeds.py $* tests/corpus $(@D) "$(SPECS)"
 	@touch $@
 
-fuzz: $(SPECS:%=$(OUT)/fuzz/fuzz-%) $(SPECS:%=$(OUT)/fuzz/seeds-%/.done)
-	@set -e; for s in $(SPECS); do \
+fuzz: $(SPECS:%=$(OUT)/fuzz/fuzz-%) $(SPECS:%=$(OUT)/fuzz/seeds-%/.done) $(OUT)/fuzz/fuzz-hex-input \
+      $(OUT)/fuzz/seeds-hex-input/.done
+	@set -e; for s in $(SPECS) hex-input; do \
 	  mkdir -p $(OUT)/fuzz/corpus-$$s; \
 	  echo "fuzz: $$s for $(FUZZ_SECONDS) s"; \
 	  $(OUT)/fuzz/fuzz-$$s -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \

@@ -35,6 +35,8 @@ struct bytes {
 /* Parse hex digits (whitespace allowed between bytes).  On error returns
  * false and writes a message into err. */
 bool parse_hex(const char *text, size_t n, struct bytes *out, char *err, size_t errsize);
+/* The same into dst, which has room for n / 2 bytes; *len gets their number. */
+bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *err, size_t errsize);
 /* Read a whole file ("-" is stdin). */
 bool read_file(const char *path, struct bytes *out, char *err, size_t errsize);
 void bytes_free(struct bytes *b);

@@ -70,7 +70,7 @@ int disassemble(const struct isa_spec *spec, const int64_t *options, const struc
                 bool json, bool offsets, size_t *consumed, char *msg, size_t msgsize)
 {
    char *text = json ? (char *)malloc(TEXT_CAP) : NULL;
-   struct isa_cursor cur = {0};
+   struct isa_cursor cur; /* not cleared: over 1 KiB, and isa_cursor_init sets what it uses */
    int status = ISA_OK;
    *consumed = 0;
    if (json && !text) {
@@ -84,6 +84,10 @@ int disassemble(const struct isa_spec *spec, const int64_t *options, const struc
    if (status == ISA_OK && isa_cursor_init(&cur, spec, in->data, in->len) != ISA_OK) {
       snprintf(msg, msgsize, "out of memory");
       status = ISA_ERR_LIMIT;
+   }
+   if (status != ISA_OK) {
+      free(text);
+      return status;
    }
    cur.options = options;
    while (status == ISA_OK) {
@@ -151,7 +155,8 @@ static int batch(const struct options *o)
 {
    FILE *fp = strcmp(o->batch, "-") == 0 ? stdin : fopen(o->batch, "rb");
    char *line = NULL, *text = (char *)malloc(TEXT_CAP), *units = o->json ? (char *)malloc(TEXT_CAP) : NULL;
-   size_t cap = 0, len = 0;
+   uint8_t *bytes = NULL; /* every line's bytes, in one buffer grown to the longest */
+   size_t cap = 0, len = 0, bytes_cap = 0;
    int status = EXIT_OK;
    struct isa_out out;
    if (!fp || !text || (o->json && !units)) {
@@ -173,25 +178,41 @@ static int batch(const struct options *o)
       if (units)
          isa_out_buffer(&u, units, TEXT_CAP);
       msg[0] = '\0';
-      ok = parse_hex(line, len, &in, msg, sizeof msg);
-      if (ok && !unwrap(o->spec, &in, msg, sizeof msg)) {
-         bytes_free(&in);
-         ok = false;
-      } else if (ok) {
+      if (len / 2 + 1 > bytes_cap) {
+         uint8_t *grown = (uint8_t *)realloc(bytes, len / 2 + 1);
+         if (!grown) {
+            fprintf(stderr, "isa: out of memory\n");
+            status = EXIT_USAGE;
+            break;
+         }
+         bytes = grown;
+         bytes_cap = len / 2 + 1;
+      }
+      in.data = bytes;
+      if (!hex_to_bytes(line, len, in.data, &in.len, msg, sizeof msg))
+         in.data = NULL; /* not hex: the line is echoed escaped */
+      ok = in.data && unwrap(o->spec, &in, msg, sizeof msg);
+      if (ok) {
          ok = disassemble(o->spec, o->spec_options, &in, &t, false, o->offsets, &consumed, msg, sizeof msg) == ISA_OK;
          if (units) /* the same units again, as --json prints them (up to an error) */
             (void)disassemble(o->spec, o->spec_options, &in, &u, true, o->offsets, &consumed, umsg, sizeof umsg);
-         bytes_free(&in);
       }
       if (t.error || (units && u.error)) {
          ok = false;
          snprintf(msg, sizeof msg, "output longer than %d bytes", TEXT_CAP);
       }
       isa_out_str(&out, "{\"hex\": ");
-      isa_out_json_string(&out, line, len);
+      if (in.data && !memchr(line, '\t', len) && !memchr(line, '\r', len)) {
+         /* hex digits and spaces: nothing to escape */
+         isa_out_char(&out, '"');
+         isa_out_mem(&out, line, len);
+         isa_out_char(&out, '"');
+      } else {
+         isa_out_json_string(&out, line, len);
+      }
       isa_out_str(&out, ", \"text\": ");
       isa_out_json_string(&out, text, isa_out_len(&t) < TEXT_CAP ? isa_out_len(&t) : TEXT_CAP - 1);
-      isa_out_fmt(&out, ", \"ok\": %s, \"error\": ", ok ? "true" : "false");
+      isa_out_str(&out, ok ? ", \"ok\": true, \"error\": " : ", \"ok\": false, \"error\": ");
       if (ok)
          isa_out_str(&out, "null");
       else
@@ -206,6 +227,7 @@ static int batch(const struct options *o)
          status = EXIT_INVALID;
    }
    free(line);
+   free(bytes);
    free(text);
    free(units);
    if (fp != stdin)

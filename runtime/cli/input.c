@@ -6,45 +6,66 @@
 
 #include "cli.h"
 
-static int hex_value(unsigned c)
+/* 1 + the value of each hex digit, 0 for any other byte */
+static const unsigned char hex_digit[256] = {
+   ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+   ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+   ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *err, size_t errsize)
 {
-   unsigned digit = c - '0', letter = (c | 0x20) - 'a';
-   return digit < 10 ? (int)digit : letter < 6 ? (int)letter + 10 : -1;
+   const unsigned char *t = (const unsigned char *)text;
+   size_t i = 0, digits = 0, k = 0;
+   int high = -1;
+   while (i < n) {
+      unsigned c, v;
+      /* the common case: runs of digit pairs, a byte each */
+      if (high < 0) {
+         while (i + 1 < n && hex_digit[t[i]] && hex_digit[t[i + 1]]) {
+            dst[k++] = (uint8_t)((hex_digit[t[i]] - 1) << 4 | (hex_digit[t[i + 1]] - 1));
+            digits += 2;
+            i += 2;
+         }
+         if (i == n)
+            break;
+      }
+      c = t[i++];
+      v = hex_digit[c];
+      if (!v && (c == ' ' || c == '\t' || c == '\r' || c == '\n'))
+         continue;
+      if (!v) {
+         if (c >= 0x20 && c < 0x7f)
+            snprintf(err, errsize, "invalid hex character '%c' at position %zu", c, i);
+         else
+            snprintf(err, errsize, "invalid hex character (byte 0x%02x) at position %zu", c, i);
+         return false;
+      }
+      digits++;
+      if (high < 0) {
+         high = (int)v - 1;
+      } else {
+         dst[k++] = (uint8_t)(high << 4 | (int)(v - 1));
+         high = -1;
+      }
+   }
+   if (high >= 0) {
+      snprintf(err, errsize, "odd number of hex digits (%zu): each byte needs two", digits);
+      return false;
+   }
+   *len = k;
+   return true;
 }
 
 bool parse_hex(const char *text, size_t n, struct bytes *out, char *err, size_t errsize)
 {
-   size_t i, digits = 0;
-   int high = -1;
    out->data = (uint8_t *)malloc(n / 2 + 1);
    out->len = 0;
    if (!out->data) {
       snprintf(err, errsize, "out of memory");
       return false;
    }
-   for (i = 0; i < n; i++) {
-      unsigned char c = (unsigned char)text[i];
-      int v = hex_value(c);
-      if (v < 0 && (c == ' ' || c == '\t' || c == '\r' || c == '\n'))
-         continue;
-      if (v < 0) {
-         if (c >= 0x20 && c < 0x7f)
-            snprintf(err, errsize, "invalid hex character '%c' at position %zu", c, i + 1);
-         else
-            snprintf(err, errsize, "invalid hex character (byte 0x%02x) at position %zu", c, i + 1);
-         bytes_free(out);
-         return false;
-      }
-      digits++;
-      if (high < 0) {
-         high = v;
-      } else {
-         out->data[out->len++] = (uint8_t)(high << 4 | v);
-         high = -1;
-      }
-   }
-   if (high >= 0) {
-      snprintf(err, errsize, "odd number of hex digits (%zu): each byte needs two", digits);
+   if (!hex_to_bytes(text, n, out->data, &out->len, err, errsize)) {
       bytes_free(out);
       return false;
    }

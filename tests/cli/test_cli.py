@@ -130,6 +130,20 @@ class Output(unittest.TestCase):
         self.assertIn("truncated input", bad[2]["error"])
         self.assertEqual(bad[2]["text"], "")
 
+    def test_batch_echoes_every_line_as_valid_json(self):
+        # hex with tabs and carriage returns inside, which the echo escapes;
+        # a line that is not hex, with a quote and a control character
+        k1 = corpus("nv-sph")[0]["hex"]
+        spaced = " ".join(k1[i:i + 8] for i in range(0, len(k1), 8))
+        lines = [k1, spaced, k1[:8] + "\t" + k1[8:], k1[:8] + "\r" + k1[8:], 'x"\x01y']
+        code, out, err = isa("dis", "--isa", "nv-sph", "--batch", "-", stdin="\n".join(lines) + "\n")
+        self.assertEqual(code, 1, err)
+        results = [json.loads(x) for x in out.splitlines()]
+        self.assertEqual([r["hex"] for r in results], lines)
+        self.assertEqual([r["ok"] for r in results], [True, True, True, True, False])
+        self.assertEqual(len({r["text"] for r in results[:4]}), 1, "whitespace between bytes changes nothing")
+        self.assertIn("invalid hex character", results[4]["error"])
+
 
 class Check(unittest.TestCase):
     def test_exit_status_follows_severity(self):

@@ -1,0 +1,70 @@
+/*
+ * libFuzzer target for the CLI's hex input (isa dis --hex and every line of
+ * --batch): hex_to_bytes, which reads digit pairs in runs, against the
+ * plain reading one character at a time that it must agree with: the same
+ * bytes for the same input, and an error exactly when the plain reading
+ * finds one (a character that is not a hex digit or whitespace, or an odd
+ * number of digits).  ASan and UBSan (built in) catch memory errors.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/cli/cli.h"
+
+static int plain_digit(unsigned char c)
+{
+   if (c >= '0' && c <= '9')
+      return c - '0';
+   if (c >= 'a' && c <= 'f')
+      return c - 'a' + 10;
+   if (c >= 'A' && c <= 'F')
+      return c - 'A' + 10;
+   return -1;
+}
+
+/* 1 and the bytes in out, or 0 */
+static int plain_read(const unsigned char *t, size_t n, unsigned char *out, size_t *len)
+{
+   int high = -1;
+   *len = 0;
+   for (size_t i = 0; i < n; i++) {
+      int v = plain_digit(t[i]);
+      if (v < 0) {
+         if (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n')
+            continue;
+         return 0;
+      }
+      if (high < 0) {
+         high = v;
+      } else {
+         out[(*len)++] = (unsigned char)(high << 4 | v);
+         high = -1;
+      }
+   }
+   return high < 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+   /* exactly n / 2 bytes of room, on the heap, so ASan sees a write past it */
+   uint8_t *got = (uint8_t *)malloc(size / 2 + 1), *want = (uint8_t *)malloc(size / 2 + 1);
+   size_t got_len = 0, want_len = 0;
+   char err[200];
+   int ok, plain_ok;
+   if (!got || !want)
+      abort();
+   ok = hex_to_bytes((const char *)data, size, got, &got_len, err, sizeof err);
+   plain_ok = plain_read(data, size, want, &want_len);
+   if (ok != plain_ok)
+      abort();
+   if (ok && (got_len != want_len || memcmp(got, want, got_len) != 0))
+      abort();
+   if (!ok && !strstr(err, "hex"))
+      abort(); /* every error names what is wrong with the hex */
+   free(got);
+   free(want);
+   return 0;
+}
