@@ -107,7 +107,7 @@ $(OUT)/bench/bench: tests/bench/*.c tests/bench/*.h $(OUT)/lib/libisagen.a $(GEN
 ifeq ($(BASELINE),)
 bench: $(OUT)/bench/bench $(OUT)/bin/isa
 	$(OUT)/bench/bench $(BENCH_ARGS)
-	$(PYTHON) tests/bench/batch.py $(OUT)/bin/isa tests/corpus
+	$(PYTHON) tests/bench/batch.py $(OUT)/bin/isa tests/corpus $(OUT)/bench/bench
 else
 bench: $(OUT)/bench/bench
 	rm -rf $(OUT)/baseline && mkdir -p $(OUT)/baseline

@@ -84,7 +84,7 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-   struct bench_case cases[32];
+   struct bench_case cases[48];
    size_t n = 0;
    int quick = 0, once = 0;
    const char *filter = NULL;
@@ -97,15 +97,17 @@ int main(int argc, char **argv)
          filter = argv[i];
    }
    sph_bench_setup();
-   n += sph_bench_cases(cases + n, 32 - n);
+   n += sph_bench_cases(cases + n, 48 - n);
    lima_bench_setup();
-   n += lima_bench_cases(cases + n, 32 - n);
+   n += lima_bench_cases(cases + n, 48 - n);
    tgsi_bench_setup();
-   n += tgsi_bench_cases(cases + n, 32 - n);
+   n += tgsi_bench_cases(cases + n, 48 - n);
    agx_bench_setup();
-   n += agx_bench_cases(cases + n, 32 - n);
+   n += agx_bench_cases(cases + n, 48 - n);
    midgard_bench_setup();
-   n += midgard_bench_cases(cases + n, 32 - n);
+   n += midgard_bench_cases(cases + n, 48 - n);
+   programs_bench_setup();
+   n += programs_bench_cases(cases + n, 48 - n);
 
    unsigned rounds = once ? 1 : quick ? 3 : 7;
    double min_ns = once ? 0 : quick ? 2e7 : 1e8;

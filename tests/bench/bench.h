@@ -44,4 +44,8 @@ size_t agx_bench_cases(struct bench_case *out, size_t max);
 void midgard_bench_setup(void);
 size_t midgard_bench_cases(struct bench_case *out, size_t max);
 
+/* programs.c: each corpus record disassembled as a program, as isa dis does */
+void programs_bench_setup(void);
+size_t programs_bench_cases(struct bench_case *out, size_t max);
+
 #endif
