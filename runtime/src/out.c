@@ -354,43 +354,75 @@ static int json_plain8(const char *p)
    return ((((q - ones) & ~q) | ((b - ones) & ~b) | ((d - ones) & ~d) | ((x - ones * 0x20) & ~x)) & high) == 0;
 }
 
-/* A JSON string: runs of plain characters are copied whole; only quotes,
- * backslashes and control characters are escaped. */
+/* What follows the backslash when JSON escapes byte c: 0 for none (the
+ * byte itself), 'u' for \u00XX. */
+static const char json_escape[256] = {
+   ['\0'] = 'u', [1] = 'u', [2] = 'u', [3] = 'u', [4] = 'u', [5] = 'u', [6] = 'u', [7] = 'u',
+   [8] = 'u', ['\t'] = 't', ['\n'] = 'n', [11] = 'u', [12] = 'u', ['\r'] = 'r', [14] = 'u', [15] = 'u',
+   [16] = 'u', [17] = 'u', [18] = 'u', [19] = 'u', [20] = 'u', [21] = 'u', [22] = 'u', [23] = 'u',
+   [24] = 'u', [25] = 'u', [26] = 'u', [27] = 'u', [28] = 'u', [29] = 'u', [30] = 'u', [31] = 'u',
+   ['"'] = '"', ['\\'] = '\\', [0x7f] = 'u',
+};
+
+/* s[0..n) escaped, a piece at a time, by isa_out_mem: for a buffer sink
+ * without room for the rest, which it cuts as it cuts any text */
+static void json_escape_pieces(struct isa_out *o, const char *s, size_t n)
+{
+   static const char hex[] = "0123456789abcdef";
+   for (size_t i = 0; i < n; i++) {
+      unsigned char c = (unsigned char)s[i];
+      char u[6] = {'\\', json_escape[c], '0', '0', hex[c >> 4], hex[c & 15]};
+      if (!u[1])
+         isa_out_mem(o, s + i, 1);
+      else
+         isa_out_mem(o, u, u[1] == 'u' ? 6 : 2);
+   }
+}
+
+/* A JSON string, escaped straight into the sink's block: a run of plain
+ * bytes (found eight at a time) is copied whole, and the byte that ends it
+ * goes through the table; when the block is full, a FILE or callback sink
+ * hands it on and a buffer is cut like any other text. */
 void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
 {
    static const char hex[] = "0123456789abcdef";
-   size_t i = 0, start;
+   size_t i = 0;
+   char *p;
    isa_out_char(o, '"');
+   p = o->cur;
    while (i < n) {
+      size_t start = i, room = (size_t)(o->end - p), stop = n - i < room ? n : i + room;
       unsigned char c;
-      char u[6];
-      for (start = i; i < n; i++) {
-         while (i + 8 <= n && json_plain8(s + i))
-            i += 8;
-         if (i == n)
-            break;
-         c = (unsigned char)s[i];
-         if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f)
-            break;
-      }
-      isa_out_mem(o, s + start, i - start);
+      while (i + 8 <= stop && json_plain8(s + i))
+         i += 8;
+      while (i < stop && !json_escape[(unsigned char)s[i]])
+         i++;
+      memcpy(p, s + start, i - start);
+      p += i - start;
       if (i == n)
          break;
-      c = (unsigned char)s[i++];
-      u[0] = '\\';
-      switch (c) {
-      case '"': u[1] = '"'; break;
-      case '\\': u[1] = '\\'; break;
-      case '\n': u[1] = 'n'; break;
-      case '\t': u[1] = 't'; break;
-      case '\r': u[1] = 'r'; break;
-      default:
-         u[1] = 'u', u[2] = '0', u[3] = '0', u[4] = hex[c >> 4], u[5] = hex[c & 15];
-         isa_out_mem(o, u, 6);
+      if (o->end - p < 6) { /* no room for what follows, an escape or not */
+         o->cur = p;
+         if (!o->fp && !o->write) {
+            json_escape_pieces(o, s + i, n - i);
+            p = o->cur;
+            break;
+         }
+         isa_out_flush(o);
+         p = o->cur;
          continue;
       }
-      isa_out_mem(o, u, 2);
+      c = (unsigned char)s[i++];
+      *p++ = '\\';
+      *p++ = json_escape[c];
+      if (json_escape[c] == 'u') {
+         memcpy(p, "00", 2);
+         p[2] = hex[c >> 4];
+         p[3] = hex[c & 15];
+         p += 4;
+      }
    }
+   o->cur = p;
    isa_out_char(o, '"');
 }
 

@@ -484,6 +484,76 @@ Test(out, json_strings_are_escaped)
    cr_assert_str_eq(buf, "\"a\\\"b\\\\c\\n\\t\\u0001z\"");
 }
 
+/* JSON escaping one character at a time: what isa_out_json_string must
+ * produce, into want (room for 6 * n + 3); returns its length. */
+static size_t json_reference(const char *in, size_t n, char *want)
+{
+   size_t k = 0;
+   want[k++] = '"';
+   for (size_t i = 0; i < n; i++) {
+      unsigned char b = (unsigned char)in[i];
+      if (b == '"' || b == '\\')
+         k += (size_t)sprintf(want + k, "\\%c", b);
+      else if (b == '\n')
+         k += (size_t)sprintf(want + k, "\\n");
+      else if (b == '\t')
+         k += (size_t)sprintf(want + k, "\\t");
+      else if (b == '\r')
+         k += (size_t)sprintf(want + k, "\\r");
+      else if (b < 0x20 || b == 0x7f)
+         k += (size_t)sprintf(want + k, "\\u%04x", b);
+      else
+         want[k++] = (char)b;
+   }
+   want[k++] = '"';
+   want[k] = '\0';
+   return k;
+}
+
+/* A listing's text (tabs, newlines, a quote, control bytes) three thousand
+ * bytes long: through a FILE sink, whose 512-byte block fills many
+ * times in the middle of an escape; and into buffers of every size up to
+ * the whole, each cut like any other text, with the length of the whole. */
+Test(out, json_strings_across_blocks_and_cut_buffers)
+{
+   static char in[3000], want[6 * sizeof in + 3], got[sizeof want];
+   size_t wn;
+   for (size_t i = 0; i < sizeof in; i++)
+      in[i] = "abc\tdef\n0123\"x\x01yz\\"[i % 19];
+   wn = json_reference(in, sizeof in, want);
+   {
+      FILE *fp;
+      char *text = NULL;
+      size_t size = 0;
+      struct isa_out o;
+      fp = open_memstream(&text, &size);
+      cr_assert_not_null(fp);
+      isa_out_file(&o, fp);
+      isa_out_json_string(&o, in, sizeof in);
+      cr_assert_eq(isa_out_flush(&o), 0);
+      fclose(fp);
+      cr_assert_eq(size, wn);
+      cr_assert(memcmp(text, want, wn) == 0, "the same text through a FILE's blocks");
+      cr_assert_eq(isa_out_len(&o), wn);
+      free(text);
+   }
+   for (size_t cap = 1; cap <= 200; cap++) {
+      struct isa_out o;
+      memset(got, '#', sizeof got);
+      isa_out_buffer(&o, got, cap);
+      isa_out_json_string(&o, in, 40);
+      isa_out_flush(&o);
+      {
+         char w[6 * 40 + 3];
+         size_t n = json_reference(in, 40, w);
+         cr_assert_eq(isa_out_len(&o), n, "cap %zu", cap);
+         cr_assert_eq(o.error, n >= cap, "cap %zu", cap);
+         cr_assert(strncmp(got, w, cap - 1) == 0 && strlen(got) == (n < cap ? n : cap - 1), "cap %zu: %s", cap, got);
+         cr_assert_eq(got[cap], '#', "nothing past the buffer");
+      }
+   }
+}
+
 /* Escaping skips plain text eight bytes at a time: every byte value at every
  * place of a 40-byte string, against escaping one character at a time. */
 Test(out, json_strings_escape_every_byte_anywhere)
@@ -491,28 +561,10 @@ Test(out, json_strings_escape_every_byte_anywhere)
    for (unsigned c = 0; c < 256; c++)
       for (unsigned at = 0; at < 40; at++) {
          char in[40], got[512], want[512];
-         size_t k = 0;
          struct isa_out o;
          memset(in, 'a' + (int)(at % 3), sizeof in);
          in[at] = (char)c;
-         want[k++] = '"';
-         for (size_t i = 0; i < sizeof in; i++) {
-            unsigned char b = (unsigned char)in[i];
-            if (b == '"' || b == '\\')
-               k += (size_t)sprintf(want + k, "\\%c", b);
-            else if (b == '\n')
-               k += (size_t)sprintf(want + k, "\\n");
-            else if (b == '\t')
-               k += (size_t)sprintf(want + k, "\\t");
-            else if (b == '\r')
-               k += (size_t)sprintf(want + k, "\\r");
-            else if (b < 0x20 || b == 0x7f)
-               k += (size_t)sprintf(want + k, "\\u%04x", b);
-            else
-               want[k++] = (char)b;
-         }
-         want[k++] = '"';
-         want[k] = '\0';
+         json_reference(in, sizeof in, want);
          isa_out_buffer(&o, got, sizeof got);
          isa_out_json_string(&o, in, sizeof in);
          isa_out_flush(&o);
