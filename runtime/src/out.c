@@ -380,8 +380,8 @@ static void json_escape_pieces(struct isa_out *o, const char *s, size_t n)
 }
 
 /* A JSON string, escaped straight into the sink's block: a run of plain
- * bytes (found eight at a time) is copied whole, and the byte that ends it
- * goes through the table; when the block is full, a FILE or callback sink
+ * bytes is copied as it is found (eight at a time, then byte by byte), and
+ * the byte that ends it goes through the table; when the block is full, a FILE or callback sink
  * hands it on and a buffer is cut like any other text. */
 void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
 {
@@ -391,14 +391,12 @@ void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
    isa_out_char(o, '"');
    p = o->cur;
    while (i < n) {
-      size_t start = i, room = (size_t)(o->end - p), stop = n - i < room ? n : i + room;
+      size_t room = (size_t)(o->end - p), stop = n - i < room ? n : i + room;
       unsigned char c;
-      while (i + 8 <= stop && json_plain8(s + i))
-         i += 8;
-      while (i < stop && !json_escape[(unsigned char)s[i]])
-         i++;
-      memcpy(p, s + start, i - start);
-      p += i - start;
+      for (; i + 8 <= stop && json_plain8(s + i); i += 8, p += 8)
+         memcpy(p, s + i, 8);
+      for (; i < stop && !json_escape[(unsigned char)s[i]]; i++)
+         *p++ = s[i];
       if (i == n)
          break;
       if (o->end - p < 6) { /* no room for what follows, an escape or not */
