@@ -38,6 +38,20 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
 /* More states than this are not cleared per program (isa_cursor_init). */
 #define LAZY_STATES 256
 
+/* A cursor that owns no storage: what isa_cursor_init starts from and
+ * isa_cursor_fini leaves. */
+static void own_nothing(struct isa_cursor *c)
+{
+   c->allocated = false;
+   c->prev = c->scratch = NULL;
+   c->unit = c->own = NULL;
+   c->state = NULL;
+   c->state_set = NULL;
+   c->writes = NULL;
+   c->grown = NULL;
+   c->tail = NULL;
+}
+
 int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len)
 {
    bool lazy = spec->n_state > LAZY_STATES, failed = false;
@@ -50,16 +64,9 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    c->index = 0;
    c->done = false;
    c->have_prev = false;
-   c->allocated = false;
-   c->prev = c->scratch = NULL;
-   c->state = NULL;
-   c->writes = NULL;
    c->n_writes = 0;
-   c->state_set = NULL;
-   c->grown = NULL;
-   c->tail = NULL;
-   c->unit = c->own = NULL;
    c->options = NULL;
+   own_nothing(c);
    if (spec->reads_prev && spec->unit->c_size <= sizeof c->units[0]) {
       /* the unit before and the one being decoded, inside the cursor */
       c->prev = c->units[0].bytes;
@@ -132,14 +139,7 @@ void isa_cursor_fini(struct isa_cursor *c)
    free(c->tail);
    if (c->own != c->units[0].bytes)
       free(c->own);
-   c->prev = c->scratch = NULL;
-   c->unit = c->own = NULL;
-   c->state = NULL;
-   c->state_set = NULL;
-   c->writes = NULL;
-   c->grown = NULL;
-   c->tail = NULL;
-   c->allocated = false;
+   own_nothing(c);
 }
 
 /* Room in array a for element i (below the program's size, which step
