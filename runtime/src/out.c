@@ -129,6 +129,9 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
 static const uint64_t powers_of_10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
                                         1000000000, 10000000000, 100000000000, 1000000000000};
 
+/* hex digits, lower case (isa_out_hex, put_number, JSON's \u00XX) */
+static const char hex_digits[] = "0123456789abcdef";
+
 /* "00" to "99": decimal two digits per division */
 static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
                                       "2021222324252627282930313233343536373839"
@@ -172,7 +175,7 @@ static inline unsigned count_digits(uint64_t u, unsigned base)
  * right-aligned into p[0..n) */
 static inline void put_number(char *p, size_t n, uint64_t u, int negative, unsigned base, int upper, int zero)
 {
-   const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+   const char *digits = upper ? "0123456789ABCDEF" : hex_digits;
    char *e = p + n;
    do {
       *--e = digits[u % base];
@@ -255,8 +258,9 @@ void isa_out_int_slow(struct isa_out *o, int64_t v)
       isa_out_mem(o, s, n);
 }
 
-/* A binary16 value is M * 2^-24 with M < 2^41, so M * 10^6 fits 64 bits and
- * the six decimals printf("%f") shows are an exact integer division. */
+/* A binary16 value is m * 2^-24 with m < 2^41: its integer part is m >> 24,
+ * and its 24-bit fraction times 10^6 fits 64 bits, so the six decimals
+ * printf("%f") shows are that product shifted, rounded half to even. */
 void isa_out_half_f(struct isa_out *o, uint64_t h)
 {
    const unsigned sign = (unsigned)(h >> 15) & 1, exp = (unsigned)(h >> 10) & 31, frac = (unsigned)h & 1023;
@@ -307,11 +311,10 @@ void isa_out_half_f(struct isa_out *o, uint64_t h)
 
 void isa_out_hex(struct isa_out *o, uint64_t v)
 {
-   static const char digits[] = "0123456789abcdef";
    char s[18];
    size_t i = sizeof s;
    do {
-      s[--i] = digits[v & 15];
+      s[--i] = hex_digits[v & 15];
       v >>= 4;
    } while (v);
    s[--i] = 'x';
@@ -364,35 +367,46 @@ static const char json_escape[256] = {
    ['"'] = '"', ['\\'] = '\\', [0x7f] = 'u',
 };
 
-/* s[0..n) escaped, a piece at a time, by isa_out_mem: for a buffer sink
+/* Byte c as JSON writes it, at p (room for 6); returns its length. */
+static inline size_t json_put(char *p, unsigned char c)
+{
+   if (!json_escape[c]) {
+      *p = (char)c;
+      return 1;
+   }
+   p[0] = '\\';
+   p[1] = json_escape[c];
+   if (json_escape[c] != 'u')
+      return 2;
+   p[2] = '0';
+   p[3] = '0';
+   p[4] = hex_digits[c >> 4];
+   p[5] = hex_digits[c & 15];
+   return 6;
+}
+
+/* s[0..n) escaped, a byte at a time, by isa_out_mem: for a buffer sink
  * without room for the rest, which it cuts as it cuts any text */
 static void json_escape_pieces(struct isa_out *o, const char *s, size_t n)
 {
-   static const char hex[] = "0123456789abcdef";
    for (size_t i = 0; i < n; i++) {
-      unsigned char c = (unsigned char)s[i];
-      char u[6] = {'\\', json_escape[c], '0', '0', hex[c >> 4], hex[c & 15]};
-      if (!u[1])
-         isa_out_mem(o, s + i, 1);
-      else
-         isa_out_mem(o, u, u[1] == 'u' ? 6 : 2);
+      char u[6];
+      isa_out_mem(o, u, json_put(u, (unsigned char)s[i]));
    }
 }
 
 /* A JSON string, escaped straight into the sink's block: a run of plain
  * bytes is copied as it is found (eight at a time, then byte by byte), and
- * the byte that ends it goes through the table; when the block is full, a FILE or callback sink
- * hands it on and a buffer is cut like any other text. */
+ * the byte that ends it goes through the table.  When the block is full, a
+ * FILE or callback sink hands it on and a buffer is cut like any text. */
 void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
 {
-   static const char hex[] = "0123456789abcdef";
    size_t i = 0;
    char *p;
    isa_out_char(o, '"');
    p = o->cur;
    while (i < n) {
       size_t room = (size_t)(o->end - p), stop = n - i < room ? n : i + room;
-      unsigned char c;
       for (; i + 8 <= stop && json_plain8(s + i); i += 8, p += 8)
          memcpy(p, s + i, 8);
       for (; i < stop && !json_escape[(unsigned char)s[i]]; i++)
@@ -410,15 +424,7 @@ void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
          p = o->cur;
          continue;
       }
-      c = (unsigned char)s[i++];
-      *p++ = '\\';
-      *p++ = json_escape[c];
-      if (json_escape[c] == 'u') {
-         memcpy(p, "00", 2);
-         p[2] = hex[c >> 4];
-         p[3] = hex[c & 15];
-         p += 4;
-      }
+      p += json_put(p, (unsigned char)s[i++]);
    }
    o->cur = p;
    isa_out_char(o, '"');
