@@ -510,10 +510,12 @@ static size_t json_reference(const char *in, size_t n, char *want)
    return k;
 }
 
-/* A listing's text (tabs, newlines, a quote, control bytes) three thousand
- * bytes long: through a FILE sink, whose 512-byte block fills many
- * times in the middle of an escape; and into buffers of every size up to
- * the whole, each cut like any other text, with the length of the whole. */
+/* A listing's text (tabs, newlines, a quote, a backslash, control bytes
+ * and the NUL that ends the pattern string) three thousand bytes long,
+ * through a FILE sink, whose 512-byte block fills many times, often in the
+ * middle of an escape; and its first 40 bytes into buffers of every size
+ * from 1 to 200, each cut like any other text, with the length of the
+ * whole. */
 Test(out, json_strings_across_blocks_and_cut_buffers)
 {
    static char in[3000], want[6 * sizeof in + 3], got[sizeof want];
