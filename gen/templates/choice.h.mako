@@ -9,6 +9,8 @@ S = n.sname(c)
 name = n.fn
 peek = g.select.choice_peek_bits(c)
 PW = (peek + 31) // 32
+window = g.select.choice_window_bits(c)
+WW = (window + 31) // 32
 %>\
 /* ======================================================================
  * choice ${c.name}
@@ -58,18 +60,27 @@ static inline size_t ${name(c, 'size_bits')}(const ${S} *v)
    }
 }
 
-/* Decode as alternative `alt` (1-based), whatever the bits say. */
-static inline int ${name(c, 'decode_as')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v, unsigned alt,
-${' ' * len('static inline int ' + name(c, 'decode_as') + '(')}size_t *bits, struct isa_error *err)
+/* Decode as alternative `alt` (1-based) from the window w of its first
+ * ${window} bits (zeros past the input's end), which alternatives that fit in
+ * it decode from without reading the bytes again. */
+static inline int ${name(c, 'decode_window_as')}(const uint8_t *buf, size_t len, size_t pos, const uint32_t *w,
+${' ' * len('static inline int ' + name(c, 'decode_window_as') + '(')}${S} *v, unsigned alt, size_t *bits, struct isa_error *err)
 {
+   size_t have = (uint64_t)len * 8 > pos ? (uint64_t)len * 8 - pos : 0;
+   (void)buf;
+   (void)w;
    v->variant = (uint16_t)alt;
    switch (v->variant) {
 % for a in c.alts:
    case ${a.index}:
+%   if g.select.decodes_from_words(a.type.target):
+      return ${name(a.type.target, 'decode_words')}(w, have, pos, &v->u.${a.name}, bits, err);
+%   else:
       return ${name(a.type.target, 'decode')}(buf, len, pos, &v->u.${a.name}, bits, err);
+%   endif
 % endfor
    default:
-      if ((uint64_t)len * 8 <= pos)
+      if (have == 0)
          return isa_fail_truncated(err, ${g.c_string(c.name)}, pos, 1, 0);
       isa_fail(err, ISA_ERR_NO_MATCH, ${g.c_string(c.name)}, 0, "no alternative matches");
       if (err)
@@ -78,12 +89,21 @@ ${' ' * len('static inline int ' + name(c, 'decode_as') + '(')}size_t *bits, str
    }
 }
 
+/* Decode as alternative `alt` (1-based), whatever the bits say. */
+static inline int ${name(c, 'decode_as')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v, unsigned alt,
+${' ' * len('static inline int ' + name(c, 'decode_as') + '(')}size_t *bits, struct isa_error *err)
+{
+   uint32_t w[${WW}];
+   isa_bits_extract(buf, len, pos, ${window}, w);
+   return ${name(c, 'decode_window_as')}(buf, len, pos, w, v, alt, bits, err);
+}
+
 static inline int ${name(c, 'decode')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v,
 ${' ' * len('static inline int ' + name(c, 'decode') + '(')}size_t *bits, struct isa_error *err)
 {
-   uint32_t w[${PW}];
-   isa_bits_extract(buf, len, pos, ${peek}, w);
-   return ${name(c, 'decode_as')}(buf, len, pos, v, ${name(c, 'select_words')}(w), bits, err);
+   uint32_t w[${WW}];
+   isa_bits_extract(buf, len, pos, ${window}, w);
+   return ${name(c, 'decode_window_as')}(buf, len, pos, w, v, ${name(c, 'select_words')}(w), bits, err);
 }
 
 static inline int ${name(c, 'encode')}(const ${S} *v, uint8_t *buf, size_t cap, size_t pos,

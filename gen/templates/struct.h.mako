@@ -266,6 +266,52 @@ static inline size_t ${name(s, 'size_bits')}(const ${S} *v)
 % endif
 }
 
+% if g.select.decodes_from_words(s) and g.select.is_choice_alt(s, spec.types):
+/* Decode the struct from words its choice has read: `win` holds at least
+ * ${W} words from bit `pos` of the input, zeros past its end, and `have` is
+ * the number of bits the input has from `pos`.  Same results as _decode. */
+static inline int ${name(s, 'decode_words')}(const uint32_t *win, size_t have, size_t pos, ${S} *v,
+${' ' * len('static inline int ' + name(s, 'decode_words') + '(')}size_t *bits, struct isa_error *err)
+{
+   uint32_t w[${W}];
+   size_t n = ${s.bits};
+   int r;
+   if (have < ${min_bits})
+      return isa_fail_truncated(err, ${g.c_string(s.name)}, pos, ${min_bits}, have);
+%   if s.length_flag_field is not None:
+   /* the length flag (bit ${s.length_flag_field.pieces[0][0]}) says how long the struct is */
+   if (isa_w_get(win, ${s.length_flag_field.pieces[0][0]}, 1)) {
+      if (n > have)
+         return isa_fail_truncated(err, ${g.c_string(s.name)}, pos, (uint64_t)n, have);
+      isa_w_keep(w, win, ${W}, ${s.bits});
+   } else {
+      n = ${min_bits};
+      isa_w_keep(w, win, ${W}, ${min_bits});
+   }
+%   else:
+   isa_w_keep(w, win, ${W}, ${s.bits});
+%   endif
+   r = ${name(s, 'unpack_words')}(w, v);
+   if (r) {
+      isa_fail(err, r, ${g.c_string(s.name)}, 0, ${g.c_string('no variant matches' if s.variants and s.length_flag_field is None else 'fixed bits do not match')});
+      if (err)
+         err->bit = pos;
+      return r;
+   }
+   *bits = n;
+   return ISA_OK;
+}
+
+/* Decode the struct at bit `pos` of buf[0..len); *bits gets its size. */
+static inline int ${name(s, 'decode')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v,
+${' ' * len('static inline int ' + name(s, 'decode') + '(')}size_t *bits, struct isa_error *err)
+{
+   uint32_t w[${W}];
+   isa_bits_extract(buf, len, pos, ${s.bits}, w);
+   return ${name(s, 'decode_words')}(w, len * 8 > pos ? len * 8 - pos : 0, pos, v, bits, err);
+}
+
+% else:
 /* Decode the struct at bit `pos` of buf[0..len); *bits gets its size. */
 static inline int ${name(s, 'decode')}(const uint8_t *buf, size_t len, size_t pos, ${S} *v,
 ${' ' * len('static inline int ' + name(s, 'decode') + '(')}size_t *bits, struct isa_error *err)
@@ -337,6 +383,8 @@ ${' ' * len('static inline int ' + name(s, 'decode') + '(')}size_t *bits, struct
 % endif
 }
 
+
+% endif
 /* Decode from the start of buf. */
 static inline int ${name(s, 'unpack')}(const uint8_t *buf, size_t len, ${S} *v, struct isa_error *err)
 {

@@ -43,6 +43,18 @@ class Trees(unittest.TestCase):
         self.assertIn("switch", text)
         self.assertNotIn("case 0xe:\n      return 1;", text, "the priority-1 candidate must be tried first")
 
+    def test_a_switch_that_decides_nothing_is_left_out(self):
+        # alternative 1 has one pattern per value of its flag, bit 7: after
+        # the switch on bits 0-3, switching on bit 7 decides nothing
+        cands = [D.Candidate(1, 0x8F, 0x01, 0, 0), D.Candidate(1, 0x8F, 0x81, 0, 1), D.Candidate(2, 0x0F, 0x02, 0, 2)]
+        text = "\n".join(selection.emit(D.build(cands)))
+        self.assertIn("isa_w_get(w, 0, 4)", text)
+        self.assertNotIn("isa_w_get(w, 7, 1)", text)
+        self.assertEqual(text.count("return 1;"), 1, text)
+        # but a switch whose cases differ stays
+        cands[1] = D.Candidate(3, 0x8F, 0x81, 0, 1)
+        self.assertIn("isa_w_get(w, 7, 1)", "\n".join(selection.emit(D.build(cands))))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -272,3 +272,51 @@ Test(properties, containers_round_trip)
    }
    cr_assert_gt(total, 100u, "random containers almost never decode: the property is not exercised");
 }
+
+/* A unit decodes alike wherever it sits: followed by random bytes, or
+ * alone in a buffer of exactly its own bytes (bits past its end zero).
+ * A choice reads one window for every alternative, longer than the short
+ * forms; a bit of the next unit must never reach a short form's fields. */
+Test(properties, a_unit_decodes_alike_alone_and_followed_by_others)
+{
+   static uint8_t bytes[MAXBYTES], alone[MAXBYTES];
+   static char x[1 << 16], y[1 << 16];
+   uint64_t s = 77;
+   unsigned compared = 0;
+   char why[300];
+   for (unsigned si = 0; all_specs(si); si++) {
+      const struct isa_spec *spec = all_specs(si);
+      for (unsigned ti = 0; ti < spec->n_types; ti++) {
+         const struct isa_type_desc *t = spec->types[ti];
+         cr_assert_leq(t->c_size, sizeof x);
+         for (unsigned round = 0; round < 400; round++) {
+            struct isa_error err;
+            size_t len = 96 + rng_next(&s) % 64, bits = 0, bits2 = 0, n;
+            for (size_t k = 0; k < len; k++)
+               bytes[k] = (uint8_t)rng_next(&s);
+            if (t->kind == ISA_T_CHOICE)
+               force_pattern(&t->variants[round % t->n_variants], bytes);
+            else if (t->kind == ISA_T_STRUCT)
+               force_fixed(t, bytes);
+            memset(x, 0, t->c_size);
+            if (t->decode(bytes, len, 0, x, &bits, &err) != ISA_OK)
+               continue;
+            n = (bits + 7) / 8;
+            memcpy(alone, bytes, n);
+            if (bits % 8)
+               alone[n - 1] &= (uint8_t)((1u << (bits % 8)) - 1);
+            memset(y, 0, t->c_size);
+            cr_assert_eq(t->decode(alone, n, 0, y, &bits2, &err), ISA_OK, "%s %s: decodes only when followed by more",
+                         spec->name, t->name);
+            cr_assert_eq(bits2, bits, "%s %s: %zu bits followed by more, %zu alone", spec->name, t->name, bits, bits2);
+            L.a.n = L.b.n = 0;
+            isa_walk_fields(t, x, collect_field, &L.a);
+            isa_walk_fields(t, y, collect_field, &L.b);
+            cr_assert(same_fields(&L.a, &L.b, why, sizeof why), "%s %s: followed by more, then alone: %s", spec->name,
+                      t->name, why);
+            compared++;
+         }
+      }
+   }
+   cr_assert_gt(compared, 5000u, "only %u units compared", compared);
+}

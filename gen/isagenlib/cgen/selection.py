@@ -56,11 +56,15 @@ def _emit(tree, indent, words):
             out.append(f"{indent}   return {c.index};")
         return out, False
     _, runs, groups = tree
+    bodies = [_emit(sub, indent, words) for sub in groups.values()]
+    if len(groups) == 1 << sum(w for _, w in runs) and all(b == bodies[0] for b in bodies) and bodies[0][1]:
+        # every value of the key leads to the same decision (an alternative
+        # with one pattern per value of its length flag): no switch at all
+        return bodies[0]
     out += [indent + ln for ln in expr_lines(key_c(runs, words), "switch (", ") {")]
-    for k, sub in groups.items():
+    for k, (body, returns) in zip(groups, bodies):
         out.append(f"{indent}case 0x{k:x}:")
-        body, returns = _emit(sub, indent + "   ", words)
-        out.extend(body)
+        out.extend("   " + ln for ln in body)
         if not returns:
             out.append(f"{indent}   break;")
     out.append(f"{indent}default:")
@@ -107,6 +111,29 @@ def choice_peek_bits(c):
     return top
 
 
+# A choice reads the larger of its selecting window and its alternatives
+# (up to this many bits) once, and decodes those alternatives from the
+# words it read rather than from the bytes again.
+WINDOW_LIMIT_BITS = 128
+
+
+def decodes_from_words(s):
+    """Whether struct s can be decoded from words already read: its size is
+    fixed, or set by a length flag, and small enough to read whole."""
+    return s.kind == "struct" and s.bits <= WINDOW_LIMIT_BITS and (
+        not s.variable_length or s.length_flag_field is not None)
+
+
+def is_choice_alt(s, types):
+    return any(t.kind == "choice" and any(a.type.target is s for a in t.alts) for t in types)
+
+
+def choice_window_bits(c):
+    """Bits a choice reads before it selects: enough to select, and to
+    decode every alternative that decodes_from_words."""
+    return max([choice_peek_bits(c)] + [a.type.target.bits for a in c.alts if decodes_from_words(a.type.target)])
+
+
 def pattern_comments(entries):
     """' *   NAME: mask 0x.. value 0x..' lines for a selector's comment;
     entries: [(name, patterns, note)]."""
@@ -130,5 +157,6 @@ def variant_note(v):
     return (f" (priority {v.priority})" if v.explicit_priority else "") + (" (fallback)" if v.fallback else "")
 
 
-__all__ = ["struct_select_lines", "choice_select_lines", "choice_peek_bits", "pattern_bytes",
+__all__ = ["struct_select_lines", "choice_select_lines", "choice_peek_bits", "choice_window_bits",
+           "decodes_from_words", "is_choice_alt", "pattern_bytes",
            "pattern_comments", "variant_note", "variant_priority"]

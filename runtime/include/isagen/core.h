@@ -184,6 +184,17 @@ ISA_INLINE void isa_bits_extract(const uint8_t *buf, size_t len, size_t pos, siz
       w[nwords - 1] &= (UINT32_C(1) << (nbits % 32)) - 1;
 }
 
+/* The first `nbits` bits of words src into w[0 .. nwords), the rest zero:
+ * a unit's own bits out of a longer window read before its size was known. */
+ISA_INLINE void isa_w_keep(uint32_t *w, const uint32_t *src, size_t nwords, size_t nbits)
+{
+   size_t i;
+   for (i = 0; i < nwords; i++)
+      w[i] = 32 * i < nbits ? src[i] : 0;
+   if (nbits % 32 && nbits / 32 < nwords)
+      w[nbits / 32] &= (UINT32_C(1) << (nbits % 32)) - 1;
+}
+
 /* Write unit words w (nbits bits) into buf at bit `pos`, replacing the
  * bits that were there and leaving the others alone.  The caller makes sure
  * buf holds at least (pos + nbits + 7) / 8 bytes. */
