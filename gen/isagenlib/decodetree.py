@@ -2,8 +2,9 @@
 
 Input: candidates (index, mask, value, priority) over a unit's bits.  The
 generated C never tries candidates one by one from the top: at each node it
-takes the bits that every remaining candidate fixes, switches on them, and
-recurses into the candidates that agree with the key.  Only candidates that
+takes the bits that every remaining candidate fixes, and those that all but
+a few fix, switches on them, and recurses into the candidates that agree
+with the key (one that leaves a key bit free agrees with both values).  Only candidates that
 fix no common bit any more (overlap groups, resolved by priority) are then
 compared in priority order.  This is the QEMU decodetree / LLVM filter idea,
 and it is correct for priorities because a word can only match candidates
@@ -17,6 +18,11 @@ know which encoding bits select (a map of the encoding space) can walk it.
 """
 
 MAX_KEY_BITS = 12  # wider keys give sparse switches; split them into levels
+# A bit that at most one candidate in WIDEN_FREE_RATIO leaves free joins the
+# key while it has fewer than WIDEN_MAX_KEY_BITS: one wider switch instead of
+# two levels, for a few candidates copied into both branches.
+WIDEN_MAX_KEY_BITS = 8
+WIDEN_FREE_RATIO = 8
 
 
 class Candidate:
@@ -47,6 +53,36 @@ def _key(value, runs):
     return k
 
 
+def _widen(cands, used, common):
+    """Bits most candidates fix, beside the ones all fix: a candidate that
+    leaves a key bit free goes down every branch that agrees with the bits
+    it does fix."""
+    extra = 0
+    for b in range(max(c.mask.bit_length() for c in cands)):
+        bit = 1 << b
+        if (common | used | extra) & bit or bin(common | extra).count("1") >= WIDEN_MAX_KEY_BITS:
+            continue
+        free = sum(1 for c in cands if not c.mask & bit)
+        if free * WIDEN_FREE_RATIO <= len(cands):
+            extra |= bit
+    return extra
+
+
+def _keys(c, runs):
+    """The keys of every branch candidate c may take: its fixed key bits
+    as they are, its free ones either way."""
+    keys, shift = [0], 0
+    for lo, w in runs:
+        for b in range(w):
+            bit = 1 << (lo + b)
+            if c.mask & bit:
+                keys = [k | ((c.value >> (lo + b)) & 1) << shift for k in keys]
+            else:
+                keys = [k | v << shift for k in keys for v in (0, 1)]
+            shift += 1
+    return keys
+
+
 def build(cands, used=0):
     """A tree: ("leaf", [cands]) or ("switch", runs, {key: subtree})."""
     cands = sorted(cands, key=lambda c: (-c.priority, c.order))
@@ -57,6 +93,7 @@ def build(cands, used=0):
         common &= c.mask & ~used
     if common <= 0:
         return ("leaf", cands, used)
+    common |= _widen(cands, used, common)
     runs, taken = [], 0
     for lo, w in _runs(common):
         w = min(w, MAX_KEY_BITS - taken)
@@ -69,7 +106,8 @@ def build(cands, used=0):
         keymask |= ((1 << w) - 1) << lo
     groups = {}
     for c in cands:
-        groups.setdefault(_key(c.value, runs), []).append(c)
+        for k in _keys(c, runs):
+            groups.setdefault(k, []).append(c)
     return ("switch", runs, {k: build(g, used | keymask) for k, g in sorted(groups.items())})
 
 

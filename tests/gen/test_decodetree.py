@@ -35,6 +35,27 @@ class Trees(unittest.TestCase):
                     x = (x & ~c.mask) | c.value
                 self.assertEqual(D.select(tree, x), brute(cands, x), f"round {round_} x={x:#x}")
 
+    def test_keys_with_bits_a_few_candidates_leave_free_match_brute_force(self):
+        # most candidates fix bits 0-7, one in ten leaves bit 4 free: the
+        # root switches on all eight, those few go down both branches
+        rng = random.Random(11)
+        widened = 0
+        for round_ in range(200):
+            cands = []
+            for i in range(rng.randint(10, 40)):
+                mask = (0xEF if rng.random() < 0.1 else 0xFF) | (rng.getrandbits(16) & rng.getrandbits(16)) << 8
+                cands.append(D.Candidate(i + 1, mask, rng.getrandbits(24) & mask, rng.choice([0, 0, 1]), i))
+            tree = D.build(cands)
+            widened += tree[0] == "switch" and (4, 1) not in tree[1] and any(lo <= 4 < lo + w for lo, w in tree[1]) \
+                and any(not c.mask & 0x10 for c in cands)
+            for _ in range(300):
+                x = rng.getrandbits(24)
+                if rng.random() < 0.7:
+                    c = rng.choice(cands)
+                    x = (x & ~c.mask) | c.value
+                self.assertEqual(D.select(tree, x), brute(cands, x), f"round {round_} x={x:#x}")
+        self.assertGreater(widened, 50, "the key never took a bit some candidates leave free")
+
     def test_emitted_c_always_falls_through_or_returns(self):
         cands = [D.Candidate(1, 0x7F, 0x0E, 0, 0), D.Candidate(2, 0x7F | 0xFF << 13, 0x0E | 0xFF << 13, 1, 1),
                  D.Candidate(3, 0xFF, 0x00, 0, 2)]
