@@ -172,6 +172,14 @@ static bool grow(struct isa_state_array *a, uint64_t i)
 /* The writes of the previous unit's step, in order (later ones win). */
 static void make_writes(struct isa_cursor *c)
 {
+   if (!c->state_set && !c->grown) {
+      /* the usual case (TGSI's six writes per token): no bitmap of set
+       * elements, and no growing arrays for a write to name */
+      for (unsigned k = 0; k < c->n_writes; k++)
+         c->state[c->writes[k].index] = c->writes[k].value;
+      c->n_writes = 0;
+      return;
+   }
    for (unsigned k = 0; k < c->n_writes; k++) {
       const struct isa_state_write *w = &c->writes[k];
       if (w->array == 0) {
