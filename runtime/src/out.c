@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "isagen/isagen.h"
 
@@ -343,20 +346,6 @@ void isa_out_enum(struct isa_out *o, const char *name, int64_t v)
       isa_out_int(o, v);
 }
 
-/* Whether none of the 8 bytes at p needs escaping in JSON (a quote, a
- * backslash, a control character or DEL): "has a zero byte" tests on the
- * word, for runs of plain text. */
-static int json_plain8(const char *p)
-{
-   const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
-   uint64_t x, q, b, d;
-   memcpy(&x, p, 8);
-   q = x ^ (ones * '"');
-   b = x ^ (ones * '\\');
-   d = x ^ (ones * 0x7f);
-   return ((((q - ones) & ~q) | ((b - ones) & ~b) | ((d - ones) & ~d) | ((x - ones * 0x20) & ~x)) & high) == 0;
-}
-
 /* What follows the backslash when JSON escapes byte c: 0 for none (the
  * byte itself), 'u' for \u00XX. */
 static const char json_escape[256] = {
@@ -385,48 +374,127 @@ static inline size_t json_put(char *p, unsigned char c)
    return 6;
 }
 
-/* s[0..n) escaped, a byte at a time, by isa_out_mem: for a buffer sink
- * without room for the rest, which it cuts as it cuts any text */
-static void json_escape_pieces(struct isa_out *o, const char *s, size_t n)
+/* Bit 7 of each byte of the 8 at p (read little-endian) set where JSON
+ * needs an escape (a quote, a backslash, a control character or DEL), by
+ * "has a zero byte" tests on the word.  Borrows can flag a byte above a
+ * flagged one but never below it, so the lowest flag is exact. */
+static uint64_t json_escapes8(const char *p)
 {
-   for (size_t i = 0; i < n; i++) {
-      char u[6];
-      isa_out_mem(o, u, json_put(u, (unsigned char)s[i]));
-   }
+   const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
+   const uint8_t *b = (const uint8_t *)p;
+   uint64_t x = isa_load_le32(b) | (uint64_t)isa_load_le32(b + 4) << 32, q, s, d;
+   q = x ^ (ones * '"');
+   s = x ^ (ones * '\\');
+   d = x ^ (ones * 0x7f);
+   return (((q - ones) & ~q) | ((s - ones) & ~s) | ((d - ones) & ~d) | ((x - ones * 0x20) & ~x)) & high;
 }
 
-/* A JSON string, escaped straight into the sink's block: a run of plain
- * bytes is copied as it is found (eight at a time, then byte by byte), and
- * the byte that ends it goes through the table.  When the block is full, a
- * FILE or callback sink hands it on and a buffer is cut like any text. */
-void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
+/* Index of the lowest set bit of m != 0 */
+static unsigned lowest_bit(uint64_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+   return (unsigned)__builtin_ctzll(m);
+#else
+   unsigned k = 0;
+   while (!(m & 1)) {
+      m >>= 1;
+      k++;
+   }
+   return k;
+#endif
+}
+
+#ifdef __SSE2__
+/* Bit k set where byte k of the 16 at p needs an escape in JSON */
+static unsigned json_escapes16(const char *p)
+{
+   const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+   const __m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f));
+   const __m128i bad = _mm_or_si128(_mm_or_si128(ctl, _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))),
+                                    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
+                                                 _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f))));
+   return (unsigned)_mm_movemask_epi8(bad);
+}
+#endif
+
+/* How many bytes at the start of s[0..n) JSON copies as they are: sixteen
+ * at a time with SSE2 where the compiler has it, eight at a time by word
+ * arithmetic, then byte by byte. */
+static size_t json_plain_run(const char *s, size_t n)
 {
    size_t i = 0;
-   char *p;
+#ifdef __SSE2__
+   for (; i + 16 <= n; i += 16) {
+      const unsigned m = json_escapes16(s + i);
+      if (m)
+         return i + lowest_bit(m);
+   }
+#endif
+   for (; i + 8 <= n; i += 8) {
+      const uint64_t m = json_escapes8(s + i);
+      if (m)
+         return i + lowest_bit(m) / 8;
+   }
+   while (i < n && !json_escape[(unsigned char)s[i]])
+      i++;
+   return i;
+}
+
+/* json_plain_run, copying the bytes to p (room for n) as it goes: each
+ * block is copied whole before it is looked at. */
+static size_t json_copy_plain(char *p, const char *s, size_t n)
+{
+   size_t i = 0;
+#ifdef __SSE2__
+   for (; i + 16 <= n; i += 16) {
+      unsigned m;
+      memcpy(p + i, s + i, 16);
+      m = json_escapes16(s + i);
+      if (m)
+         return i + lowest_bit(m);
+   }
+#endif
+   for (; i + 8 <= n; i += 8) {
+      uint64_t m;
+      memcpy(p + i, s + i, 8);
+      m = json_escapes8(s + i);
+      if (m)
+         return i + lowest_bit(m) / 8;
+   }
+   for (; i < n && !json_escape[(unsigned char)s[i]]; i++)
+      p[i] = s[i];
+   return i;
+}
+
+/* A JSON string, escaped straight into the sink's block while the block
+ * has room for the rest as it is plus one escape: runs of plain bytes are
+ * copied a block at a time, and each byte that ends a run goes through the
+ * table.  Without that room, piece by piece through isa_out_mem, which
+ * hands a full block on (FILE and callback sinks) or cuts a buffer's text
+ * as it cuts any text. */
+void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
+{
+   enum { SLACK = 5 }; /* an escape is up to five bytes longer than its byte */
+   size_t i = 0;
    isa_out_char(o, '"');
-   p = o->cur;
    while (i < n) {
-      size_t room = (size_t)(o->end - p), stop = n - i < room ? n : i + room;
-      for (; i + 8 <= stop && json_plain8(s + i); i += 8, p += 8)
-         memcpy(p, s + i, 8);
-      for (; i < stop && !json_escape[(unsigned char)s[i]]; i++)
-         *p++ = s[i];
-      if (i == n)
-         break;
-      if (o->end - p < 6) { /* no room for what follows, an escape or not */
-         o->cur = p;
-         if (!o->fp && !o->write) {
-            json_escape_pieces(o, s + i, n - i);
-            p = o->cur;
-            break;
-         }
-         isa_out_flush(o);
-         p = o->cur;
+      size_t run;
+      if ((size_t)(o->end - o->cur) >= n - i + SLACK) {
+         run = json_copy_plain(o->cur, s + i, n - i);
+         o->cur += run;
+         i += run;
+         if (i < n)
+            o->cur += json_put(o->cur, (unsigned char)s[i++]);
          continue;
       }
-      p += json_put(p, (unsigned char)s[i++]);
+      run = json_plain_run(s + i, n - i);
+      isa_out_mem(o, s + i, run);
+      i += run;
+      if (i < n) {
+         char u[6];
+         isa_out_mem(o, u, json_put(u, (unsigned char)s[i++]));
+      }
    }
-   o->cur = p;
    isa_out_char(o, '"');
 }
 

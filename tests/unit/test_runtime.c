@@ -556,7 +556,7 @@ Test(out, json_strings_across_blocks_and_cut_buffers)
    }
 }
 
-/* Escaping skips plain text eight bytes at a time: every byte value at every
+/* Escaping skips plain text sixteen or eight bytes at a time: every byte value at every
  * place of a 40-byte string, against escaping one character at a time. */
 Test(out, json_strings_escape_every_byte_anywhere)
 {
@@ -572,6 +572,31 @@ Test(out, json_strings_escape_every_byte_anywhere)
          isa_out_flush(&o);
          cr_assert_str_eq(got, want, "byte 0x%02x at %u", c, at);
       }
+}
+
+/* Two bytes side by side anywhere in the string, each a value at an edge of
+ * a test the scan makes (control characters and space, the quote, the
+ * backslash, DEL, bytes with the top bit set): word arithmetic flags false
+ * escapes above a real one, so each pair checks that only real ones are
+ * escaped and none is missed. */
+Test(out, json_strings_escape_neighbouring_bytes)
+{
+   static const unsigned char edges[] = {0x00, 0x01, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c,
+                                         0x5d, 0x7e, 0x7f, 0x80, 0x81, 0xff, 'a'};
+   for (unsigned a = 0; a < sizeof edges; a++)
+      for (unsigned b = 0; b < sizeof edges; b++)
+         for (unsigned at = 0; at + 1 < 40; at++) {
+            char in[40], got[512], want[512];
+            struct isa_out o;
+            memset(in, 'q', sizeof in);
+            in[at] = (char)edges[a];
+            in[at + 1] = (char)edges[b];
+            json_reference(in, sizeof in, want);
+            isa_out_buffer(&o, got, sizeof got);
+            isa_out_json_string(&o, in, sizeof in);
+            isa_out_flush(&o);
+            cr_assert_str_eq(got, want, "bytes 0x%02x 0x%02x at %u", edges[a], edges[b], at);
+         }
 }
 
 Test(out, long_formatted_output_goes_through)
