@@ -40,9 +40,26 @@ bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *e
 /* Read a whole file ("-" is stdin). */
 bool read_file(const char *path, struct bytes *out, char *err, size_t errsize);
 void bytes_free(struct bytes *b);
-/* One line (without its newline) from a stream; NULL at the end.  The
- * buffer is the caller's (*line, *cap), grown with realloc. */
-const char *read_line(FILE *fp, char **line, size_t *cap, size_t *len);
+/* Lines of a stream, read a block at a time with read(2): it returns what
+ * a pipe holds, so a line is answered as soon as it arrives, and just
+ * before the reader waits for more it calls before_wait (which flushes the
+ * answers so far: a program driving `isa dis --batch -` through pipes gets
+ * each answer before it sends the next line). */
+struct line_reader {
+   int fd;
+   char *buf;
+   size_t cap, start, end; /* the bytes not yet returned: buf[start, end) */
+   size_t scanned;         /* of those, how many hold no newline */
+   bool eof, failed;       /* failed: a read error or no memory */
+   void (*before_wait)(void *user);
+   void *user;
+};
+bool line_reader_init(struct line_reader *r, FILE *fp, void (*before_wait)(void *), void *user);
+/* The next line, without its newline and NUL-terminated (a NUL byte in it
+ * is kept, and counted in *len); NULL at the end of the input or when
+ * r->failed. */
+char *line_reader_next(struct line_reader *r, size_t *len);
+void line_reader_fini(struct line_reader *r);
 
 /* dis.c */
 int cmd_dis(const struct options *o);

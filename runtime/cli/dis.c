@@ -151,22 +151,35 @@ static void units_array(struct isa_out *out, const char *lines, size_t len)
    isa_out_char(out, ']');
 }
 
+/* Hands the answers so far to stdout: the line reader calls it before it
+ * waits for more input. */
+static void flush_answers(void *user)
+{
+   isa_out_flush((struct isa_out *)user);
+   fflush(stdout);
+}
+
 static int batch(const struct options *o)
 {
    FILE *fp = strcmp(o->batch, "-") == 0 ? stdin : fopen(o->batch, "rb");
-   char *line = NULL, *text = (char *)malloc(TEXT_CAP), *units = o->json ? (char *)malloc(TEXT_CAP) : NULL;
+   char *line, *text = (char *)malloc(TEXT_CAP), *units = o->json ? (char *)malloc(TEXT_CAP) : NULL;
    uint8_t *bytes = NULL; /* every line's bytes, in one buffer grown to the longest */
-   size_t cap = 0, len = 0, bytes_cap = 0;
+   size_t len = 0, bytes_cap = 0;
    int status = EXIT_OK;
    struct isa_out out;
-   if (!fp || !text || (o->json && !units)) {
+   struct line_reader lines;
+   lines.buf = NULL;
+   isa_out_file(&out, stdout);
+   if (!fp || !text || (o->json && !units) || !line_reader_init(&lines, fp, flush_answers, &out)) {
       fprintf(stderr, "isa: cannot open %s\n", o->batch);
+      if (fp && fp != stdin)
+         fclose(fp);
+      line_reader_fini(&lines);
       free(text);
       free(units);
       return EXIT_USAGE;
    }
-   isa_out_file(&out, stdout);
-   while (read_line(fp, &line, &cap, &len)) {
+   while ((line = line_reader_next(&lines, &len)) != NULL) {
       struct bytes in;
       struct isa_out t, u;
       char msg[512], umsg[512];
@@ -202,14 +215,7 @@ static int batch(const struct options *o)
          snprintf(msg, sizeof msg, "output longer than %d bytes", TEXT_CAP);
       }
       isa_out_str(&out, "{\"hex\": ");
-      if (in.data && !memchr(line, '\t', len) && !memchr(line, '\r', len)) {
-         /* hex digits and spaces: nothing to escape */
-         isa_out_char(&out, '"');
-         isa_out_mem(&out, line, len);
-         isa_out_char(&out, '"');
-      } else {
-         isa_out_json_string(&out, line, len);
-      }
+      isa_out_json_string(&out, line, len);
       isa_out_str(&out, ", \"text\": ");
       isa_out_json_string(&out, text, isa_out_len(&t) < TEXT_CAP ? isa_out_len(&t) : TEXT_CAP - 1);
       isa_out_str(&out, ok ? ", \"ok\": true, \"error\": " : ", \"ok\": false, \"error\": ");
@@ -222,11 +228,15 @@ static int batch(const struct options *o)
          units_array(&out, units, u.error ? 0 : isa_out_len(&u));
       }
       isa_out_str(&out, "}\n");
-      isa_out_flush(&out);
       if (!ok)
          status = EXIT_INVALID;
    }
-   free(line);
+   flush_answers(&out);
+   if (lines.failed) {
+      fprintf(stderr, "isa: cannot read %s\n", o->batch);
+      status = EXIT_USAGE;
+   }
+   line_reader_fini(&lines);
    free(bytes);
    free(text);
    free(units);

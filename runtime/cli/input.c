@@ -1,8 +1,13 @@
 /* Reading programs: hex text, files, standard input. */
-#define _POSIX_C_SOURCE 200809L /* getline */
+#define _POSIX_C_SOURCE 200809L /* fileno, read */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "cli.h"
 
@@ -34,6 +39,30 @@ static bool hex8(const unsigned char *t, uint8_t *d)
    return true;
 }
 
+#ifdef __SSE2__
+/* Sixteen hex digits at t as eight bytes at d, with SSE2; false, with
+ * nothing written, when one of them is not a digit. */
+static bool hex16(const unsigned char *t, uint8_t *d)
+{
+   const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)t);
+   const __m128i lower = _mm_or_si128(x, _mm_set1_epi8(0x20));
+   /* signed compares: bytes from 0x80 up are negative, so neither */
+   const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+                                       _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+   const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                                        _mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
+   __m128i v;
+   if (_mm_movemask_epi8(_mm_or_si128(digit, letter)) != 0xffff)
+      return false;
+   /* each byte its digit's value: the low nibble, plus 9 for a letter */
+   v = _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x0f)), _mm_and_si128(letter, _mm_set1_epi8(9)));
+   /* each 16-bit lane holds a pair, the first digit in its low byte */
+   v = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi16(0x00ff)), 4), _mm_srli_epi16(v, 8));
+   _mm_storel_epi64((__m128i *)(void *)d, _mm_packus_epi16(v, v));
+   return true;
+}
+#endif
+
 bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *err, size_t errsize)
 {
    const unsigned char *t = (const unsigned char *)text;
@@ -43,6 +72,13 @@ bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *e
       unsigned c, v;
       /* the common case: runs of digit pairs, a byte each */
       if (high < 0) {
+#ifdef __SSE2__
+         while (i + 16 <= n && hex16(t + i, dst + k)) {
+            k += 8;
+            digits += 16;
+            i += 16;
+         }
+#endif
          while (i + 8 <= n && hex8(t + i, dst + k)) {
             k += 4;
             digits += 8;
@@ -150,15 +186,73 @@ void bytes_free(struct bytes *b)
    b->len = 0;
 }
 
-const char *read_line(FILE *fp, char **line, size_t *cap, size_t *len)
+bool line_reader_init(struct line_reader *r, FILE *fp, void (*before_wait)(void *), void *user)
 {
-   /* POSIX getline: the C library finds the newline, and NUL bytes in the
-    * line are kept (and then reported as bad hex) */
-   ssize_t got = getline(line, cap, fp);
+   r->fd = fileno(fp);
+   r->cap = 64 * 1024;
+   r->buf = (char *)malloc(r->cap);
+   r->start = r->end = r->scanned = 0;
+   r->eof = false;
+   r->failed = r->fd < 0 || !r->buf;
+   r->before_wait = before_wait;
+   r->user = user;
+   return !r->failed;
+}
+
+/* More bytes at buf[end...), with the unread ones moved to the front and
+ * the buffer doubled when they fill it; sets eof or failed when there are
+ * none. */
+static void fill(struct line_reader *r)
+{
+   ssize_t got;
+   if (r->start > 0) {
+      memmove(r->buf, r->buf + r->start, r->end - r->start);
+      r->end -= r->start;
+      r->start = 0;
+   }
+   if (r->end + 1 >= r->cap) { /* room for the NUL that ends the last line, too */
+      char *bigger = (char *)realloc(r->buf, r->cap * 2);
+      if (!bigger) {
+         r->failed = true;
+         return;
+      }
+      r->buf = bigger;
+      r->cap *= 2;
+   }
+   if (r->before_wait)
+      r->before_wait(r->user);
+   do
+      got = read(r->fd, r->buf + r->end, r->cap - 1 - r->end);
+   while (got < 0 && errno == EINTR);
+   if (got < 0)
+      r->failed = true;
    if (got <= 0)
-      return NULL;
-   *len = (size_t)got;
-   if ((*line)[*len - 1] == '\n')
-      (*line)[--*len] = '\0';
-   return *line;
+      r->eof = true;
+   else
+      r->end += (size_t)got;
+}
+
+char *line_reader_next(struct line_reader *r, size_t *len)
+{
+   for (;;) {
+      char *line = r->buf + r->start;
+      char *nl = (char *)memchr(line + r->scanned, '\n', r->end - r->start - r->scanned);
+      if (nl || (r->eof && r->end > r->start)) { /* the last line may have no newline */
+         *len = nl ? (size_t)(nl - line) : r->end - r->start;
+         line[*len] = '\0';
+         r->start += *len + (nl != NULL);
+         r->scanned = 0;
+         return line;
+      }
+      r->scanned = r->end - r->start;
+      if (r->eof || r->failed)
+         return NULL;
+      fill(r);
+   }
+}
+
+void line_reader_fini(struct line_reader *r)
+{
+   free(r->buf);
+   r->buf = NULL;
 }

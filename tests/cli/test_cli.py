@@ -1,10 +1,12 @@
 """The isa command: usage, input handling, output formats, exit codes."""
 import json
 import os
+import select
+import subprocess
 import tempfile
 import unittest
 
-from .common import ROOT, corpus, isa
+from .common import ISA, ROOT, corpus, isa
 
 K1 = "61040200" + "00" * 12 + "00f00f00" + "00" * 60
 
@@ -143,6 +145,75 @@ class Output(unittest.TestCase):
         self.assertEqual([r["ok"] for r in results], [True, True, True, True, False])
         self.assertEqual(len({r["text"] for r in results[:4]}), 1, "whitespace between bytes changes nothing")
         self.assertIn("invalid hex character", results[4]["error"])
+
+    def test_batch_hex_digits_of_every_kind_anywhere(self):
+        # every place of a Lima GP instruction's 32 digits (read sixteen,
+        # eight and two at a time) holds in turn each digit in both cases,
+        # and characters just outside the digits' ranges: a line parses
+        # exactly when all its characters are digits, to the bytes it gives
+        # with a space between pairs (read a pair at a time; any 128 bits
+        # decode as Lima GP)
+        k1 = corpus("lima-gp")[0]["hex"]
+        self.assertEqual(len(k1), 32)
+        good, bad = "0123456789abcdefABCDEF", "/:@G`g\x7f\x80\u0130"
+        lines, want = [], []
+        for at in range(32):
+            for c in good + bad:
+                line = k1[:at] + c + k1[at + 1:]
+                lines += [line, " ".join(line[k:k + 2] for k in range(0, len(line), 2))]
+                want.append((at, c))
+        code, out, err = isa("dis", "--isa", "lima-gp", "--batch", "-", stdin="\n".join(lines) + "\n")
+        results = [json.loads(x) for x in out.splitlines()]
+        self.assertEqual(len(results), len(lines), err)
+        for (at, c), run, pairs in zip(want, results[0::2], results[1::2]):
+            if c in good:
+                self.assertTrue(run["ok"], (at, c, run["error"]))
+                self.assertEqual(run["text"], pairs["text"], (at, c))
+            else:
+                self.assertFalse(run["ok"], (at, c))
+                self.assertIn("invalid hex character", run["error"])
+                self.assertIn("at position %d" % (at + 1), run["error"], (at, c))
+
+    def test_batch_answers_each_line_as_it_arrives(self):
+        # a program driving isa through pipes gets each answer before it
+        # sends the next line (the answers are flushed whenever isa would
+        # wait for input)
+        k1 = corpus("nv-sph")[0]["hex"]
+        proc = subprocess.Popen([ISA, "dis", "--isa", "nv-sph", "--batch", "-"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        try:
+            for line in (k1, "zz", k1):
+                proc.stdin.write(line + "\n")
+                proc.stdin.flush()
+                ready, _, _ = select.select([proc.stdout], [], [], 20)
+                self.assertTrue(ready, "no answer to %r while isa waits for the next line" % line)
+                self.assertEqual(json.loads(proc.stdout.readline())["hex"], line)
+            proc.stdin.close()
+            self.assertEqual(proc.stdout.read(), "")
+            self.assertEqual(proc.wait(timeout=20), 1)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            proc.stdout.close()
+            if not proc.stdin.closed:
+                proc.stdin.close()
+
+    def test_batch_lines_of_any_length_and_a_last_one_without_newline(self):
+        # a line longer than the reader's first 64 KiB block, between two
+        # short ones, the last without its newline
+        k1 = corpus("nv-sph")[0]["hex"]
+        long_line = k1 + " " * 200000
+        code, out, err = isa("dis", "--isa", "nv-sph", "--batch", "-", stdin=k1 + "\n" + long_line + "\n" + k1)
+        self.assertEqual(code, 0, err)
+        results = [json.loads(x) for x in out.splitlines()]
+        self.assertEqual([r["hex"] for r in results], [k1, long_line, k1])
+        self.assertEqual(len({r["text"] for r in results}), 1)
+
+    def test_batch_of_a_directory_is_an_error(self):
+        code, out, err = isa("dis", "--isa", "nv-sph", "--batch", ROOT)
+        self.assertEqual(code, 2)
+        self.assertIn("cannot read " + ROOT, err)
 
 
 class Check(unittest.TestCase):
