@@ -8,6 +8,7 @@ import sys
 import tempfile
 
 from . import build, check, formats, versions, xmlload
+from .version import version as isagen_version
 from .diag import Diagnostics, Loc, SpecError
 
 
@@ -418,6 +419,7 @@ def cmd_fmt(args):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="isagen", description="XML ISA descriptions -> C pack/unpack/print/validate.")
     p.add_argument("--schema", help="RelaxNG schema (default: xml/isagen.rng beside the generator)")
+    p.add_argument("--version", action="version", version=f"isagen {isagen_version()}")
     sub = p.add_subparsers(dest="command", required=True)
     lint = sub.add_parser("lint", help="check spec files; print file:line:col errors")
     lint.add_argument("files", nargs="+")

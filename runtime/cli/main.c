@@ -13,7 +13,8 @@ static const char usage[] =
    "  list                          the specs compiled in\n"
    "  dis   --isa NAME INPUT        decode and print\n"
    "  check --isa NAME INPUT        run the spec's validators\n"
-   "  help                          this text\n"
+   "  help                          this text (also --help)\n"
+   "  --version                     isagen's version\n"
    "\n"
    "INPUT is one of:\n"
    "  --hex HEX                     bytes in memory order, e.g. 6104020000...\n"
@@ -123,6 +124,10 @@ int main(int argc, char **argv)
    cmd = argv[1];
    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
       fputs(usage, stdout);
+      return EXIT_OK;
+   }
+   if (!strcmp(cmd, "--version")) {
+      printf("isa (isagen) %s\n", isa_version());
       return EXIT_OK;
    }
    if (!strcmp(cmd, "list")) {

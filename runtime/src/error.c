@@ -1,7 +1,12 @@
-/* Status codes and error records as text. */
+/* Status codes and error records as text, and the library's version. */
 #include <stdio.h>
 
 #include "isagen/isagen.h"
+
+const char *isa_version(void)
+{
+   return ISAGEN_VERSION;
+}
 
 const char *isa_strerror(int status)
 {

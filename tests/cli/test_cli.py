@@ -1,6 +1,7 @@
 """The isa command: usage, input handling, output formats, exit codes."""
 import json
 import os
+import re
 import select
 import subprocess
 import tempfile
@@ -20,6 +21,14 @@ class Usage(unittest.TestCase):
         code, out, _ = isa("list")
         self.assertEqual(code, 0)
         self.assertRegex(out, r"(?m)^nv-sph\s+NVIDIA Shader Program Header")
+
+    def test_version_is_the_generators(self):
+        code, out, _ = isa("--version")
+        self.assertEqual(code, 0)
+        m = re.fullmatch(r"isa \(isagen\) (\d+\.\d+\.\d+)\n", out)
+        self.assertTrue(m, out)
+        gen = subprocess.run([os.path.join(ROOT, "gen", "isagen"), "--version"], capture_output=True, text=True)
+        self.assertEqual(gen.stdout, "isagen %s\n" % m.group(1))
 
     def test_usage_errors_exit_2(self):
         cases = [

@@ -16,9 +16,18 @@
 
 #include "core.h"
 
+/* isagen's version: of this header, of the generator that comes with it
+ * (isagen --version reads it here), of the shared library (its soname is
+ * libisagen.so.MAJOR) and of isagen.pc. */
+#define ISAGEN_VERSION "0.1.0"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The version of the library linked in: ISAGEN_VERSION as it was built,
+ * for a program to compare with the header it was compiled against. */
+const char *isa_version(void);
 
 #if defined(__GNUC__)
 #define ISA_PRINTF(f, a) __attribute__((format(printf, f, a)))
