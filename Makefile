@@ -11,6 +11,8 @@
 #   make spec-review [BASE=REV]
 #                 the semantic diff of every spec against BASE (default
 #                 origin/main); fails on a breaking change (docs/diff.md)
+#   make install  [PREFIX=/usr/local] [DESTDIR=] isa, isagen, headers, the
+#                 libraries and isagen.pc; make uninstall removes them
 #   make clean    remove out/
 
 # Every xml/*.xml is built, as of its default version (spec NAME) and of
@@ -63,7 +65,7 @@ CLI_SRC := $(wildcard runtime/cli/*.c)
 LIB_OBJ := $(RT_SRC:runtime/src/%.c=$(OUT)/obj/rt/%.o) $(GEN_C:$(OUT)/gen/%.c=$(OUT)/obj/gen/%.o)
 CLI_OBJ := $(CLI_SRC:runtime/cli/%.c=$(OUT)/obj/cli/%.o)
 
-.PHONY: all deps lib cli headers docs docs-screenshots spec-review check test-gen test-c test-cli test-new-spec test-asan test-cxx bench fuzz clean
+.PHONY: all deps lib cli headers install uninstall docs docs-screenshots spec-review check test-gen test-c test-cli test-new-spec test-install test-asan test-cxx bench fuzz clean
 .DELETE_ON_ERROR:
 
 all: deps lib cli headers
@@ -121,9 +123,20 @@ $(OUT)/lib/libisagen.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(OUT)/lib/libisagen.so: $(LIB_OBJ)
+# The shared library is libisagen.so.VERSION with the soname
+# libisagen.so.MAJOR (VERSION is ISAGEN_VERSION of isagen.h), and the two
+# usual links to it.
+VERSION := $(shell sed -n 's/^\#define ISAGEN_VERSION "\(.*\)"$$/\1/p' runtime/include/isagen/isagen.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME  := libisagen.so.$(SOMAJOR)
+
+$(OUT)/lib/libisagen.so.$(VERSION): $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $^ -lm
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ -lm
+
+$(OUT)/lib/libisagen.so: $(OUT)/lib/libisagen.so.$(VERSION)
+	ln -sf libisagen.so.$(VERSION) $(OUT)/lib/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(OUT)/bin/isa: $(CLI_OBJ) $(OUT)/lib/libisagen.a
 	@mkdir -p $(@D)
@@ -132,10 +145,58 @@ $(OUT)/bin/isa: $(CLI_OBJ) $(OUT)/lib/libisagen.a
 lib: $(OUT)/lib/libisagen.a $(OUT)/lib/libisagen.so
 cli: $(OUT)/bin/isa
 
+# out/include is laid out as make install lays out include/: everything in isagen/
 headers: $(RT_HDR) $(GEN_H)
 	@mkdir -p $(OUT)/include/isagen
-	@cp runtime/include/isagen/*.h $(OUT)/include/isagen/
-	@cp $(GEN_H) $(OUT)/include/
+	@cp runtime/include/isagen/*.h $(GEN_H) $(OUT)/include/isagen/
+
+# ---- installing -------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=]: isa, the headers (the runtime's
+# and each spec's, all under include/isagen/), libisagen.a, the shared library
+# and isagen.pc.  isagen goes in whole under share/isagen/ -- the generator,
+# its templates, the schema and the runtime it embeds and compiles, laid out
+# as in this tree -- run by a two-line bin/isagen that finds it from its own
+# place, so an installed tree can be moved.  make uninstall (same variables)
+# removes what install wrote.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR    ?= $(PREFIX)/share
+SHARE_FILES := gen/isagen gen/python $(wildcard gen/isagenlib/*.py gen/isagenlib/*/*.py gen/templates/*.mako) \
+               xml/isagen.rng $(RT_HDR) $(RT_SRC) $(CLI_SRC) runtime/cli/cli.h
+
+# isagen.pc names its directories from ${prefix} where they are under it,
+# so that pkg-config --define-prefix can relocate it
+pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/isagen
+	install -m 755 $(OUT)/bin/isa $(DESTDIR)$(BINDIR)/isa
+	install -m 644 $(RT_HDR) $(GEN_H) $(DESTDIR)$(INCLUDEDIR)/isagen/
+	install -m 644 $(OUT)/lib/libisagen.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(OUT)/lib/libisagen.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libisagen.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libisagen.so
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(call pc_dir,$(LIBDIR))' 'includedir=$(call pc_dir,$(INCLUDEDIR))' '' \
+	  'Name: isagen' 'Description: GPU instruction sets from XML: pack, unpack, print, validate' \
+	  'Version: $(VERSION)' 'Libs: -L$${libdir} -lisagen' 'Libs.private: -lm' 'Cflags: -I$${includedir}' \
+	  > $(DESTDIR)$(LIBDIR)/pkgconfig/isagen.pc
+	set -e; for f in $(SHARE_FILES); do \
+	  install -d $(DESTDIR)$(DATADIR)/isagen/$$(dirname $$f); \
+	  install -m $$([ -x $$f ] && echo 755 || echo 644) $$f $(DESTDIR)$(DATADIR)/isagen/$$f; \
+	done
+	printf '#!/bin/sh\nexec "$$(dirname -- "$$0")/%s/isagen/gen/isagen" "$$@"\n' \
+	  "$$(realpath -m --relative-to=$(BINDIR) $(DATADIR))" > $(DESTDIR)$(BINDIR)/isagen
+	chmod 755 $(DESTDIR)$(BINDIR)/isagen
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/isa $(DESTDIR)$(BINDIR)/isagen
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/isagen/,$(notdir $(RT_HDR) $(GEN_H)))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/isagen
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libisagen.a libisagen.so libisagen.so.$(VERSION) $(SONAME))
+	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/isagen.pc
+	rm -rf $(DESTDIR)$(DATADIR)/isagen
 
 # The reference manual: a page per spec version, and a screenshot of each
 # (out of git; for looking at the pages without a browser).

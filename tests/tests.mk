@@ -5,6 +5,7 @@
 #                test-cli    the isa command against the corpora (unittest)
 #                test-cxx    generated headers as C++ (g++, clang++); all C with clang
 #                test-new-spec  a spec file and a corpus copied in are all a new spec takes
+#                test-install  make install into a scratch DESTDIR, used from outside
 #                test-asan   test-c and test-cli again, built with ASan + UBSan
 
 # Toy specs exercise the XML features no shipped spec uses yet
@@ -88,12 +89,17 @@ test-asan: $(OUT)/asan/unit-tests $(OUT)/asan/bin/isa
 	ASAN_OPTIONS=detect_leaks=1 ISAGEN_CORPUS_DIR=tests/corpus $(OUT)/asan/unit-tests --jobs $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 ISA=$(OUT)/asan/bin/isa $(PYTHON) -m unittest discover -s tests/cli -t .
 
+# make install into a scratch DESTDIR; a program outside the tree built with
+# pkg-config; the installed isagen generating a toy spec; make uninstall
+test-install: all
+	$(PYTHON) -m unittest tests.build.test_install $(if $(VERBOSE),-v,)
+
 # adding xml/NAME.xml (and tests/corpus/NAME.jsonl) is all it takes: proven
 # on a scratch copy of the checkout with a toy spec copied in
 test-new-spec: $(OUT)/bin/isa $(OUT)/tests/unit-tests
 	ISAGEN_OUT=$(abspath $(OUT)) $(PYTHON) -m unittest tests.build.test_new_spec
 
-check: all test-gen test-cxx test-c test-cli test-new-spec test-asan
+check: all test-gen test-cxx test-c test-cli test-new-spec test-install test-asan
 	@echo "make check: all tests passed"
 
 # ---- benchmarks ----
