@@ -6,15 +6,15 @@
 #include "cli.h"
 
 struct sink {
-   bool json;
+   const struct options *o;
    struct isa_out *out;
 };
 
 static void emit(void *user, const struct isa_finding *f)
 {
    struct sink *s = (struct sink *)user;
-   if (s->json) {
-      isa_out_fmt(s->out, "{\"offset\": %llu, \"severity\": \"%s\", \"rule\": ", (unsigned long long)f->offset,
+   if (s->o->json) {
+      isa_out_fmt(s->out, "{\"offset\": %llu, \"severity\": \"%s\", \"rule\": ", (unsigned long long)shown_offset(s->o, f->offset),
                   isa_severity_name(f->severity));
       isa_out_json_string(s->out, f->rule, strlen(f->rule));
       isa_out_str(s->out, ", \"field\": ");
@@ -23,7 +23,7 @@ static void emit(void *user, const struct isa_finding *f)
       isa_out_json_string(s->out, f->message, strlen(f->message));
       isa_out_str(s->out, "}\n");
    } else {
-      isa_out_fmt(s->out, "0x%04llx: %s: %s%s%s [%s]\n", (unsigned long long)f->offset,
+      isa_out_fmt(s->out, "0x%04llx: %s: %s%s%s [%s]\n", (unsigned long long)shown_offset(s->o, f->offset),
                   isa_severity_name(f->severity), f->field, f->field[0] ? ": " : "", f->message, f->rule);
    }
 }
@@ -40,7 +40,7 @@ int cmd_check(const struct options *o)
    if (!load_input(o, &in))
       return EXIT_INVALID;
    isa_out_file(&out, stdout);
-   sink.json = o->json;
+   sink.o = o;
    sink.out = &out;
    memset(&findings, 0, sizeof findings);
    findings.emit = emit;
@@ -64,7 +64,7 @@ int cmd_check(const struct options *o)
          break;
       if (r < 0) {
          char msg[512];
-         describe_error(spec, cur.offset, &err, msg, sizeof msg);
+         describe_error(spec, (size_t)shown_offset(o, cur.offset), &err, msg, sizeof msg);
          isa_out_flush(&out);
          fflush(stdout);
          fprintf(stderr, "isa: %s: %s\n", spec->name, msg);

@@ -25,15 +25,27 @@ struct options {
    bool json;
    bool offsets;
    bool strict;
+   bool show_bytes;    /* --show-bytes */
+   bool input_hex;     /* --input hex: FILE and - hold hex text */
+   bool have_stop;
+   uint64_t start, stop; /* --start, --stop: the bytes [start, stop) of the program */
+   uint64_t base;      /* --base */
 };
+
+/* The offset printed for a unit at `offset` of the (sliced) program */
+static inline uint64_t shown_offset(const struct options *o, uint64_t offset)
+{
+   return o->base + o->start + offset;
+}
 
 /* input.c */
 struct bytes {
    uint8_t *data;
    size_t len;
 };
-/* Parse hex digits (whitespace allowed between bytes).  On error returns
- * false and writes a message into err. */
+/* Parse hex text: bytes in memory order, two digits each, in groups that
+ * whitespace or , ; : may separate and 0x may start (never inside a byte).
+ * On error returns false and writes a message into err. */
 bool parse_hex(const char *text, size_t n, struct bytes *out, char *err, size_t errsize);
 /* The same into dst, which has room for n / 2 bytes; *len gets their number. */
 bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *err, size_t errsize);
@@ -66,8 +78,8 @@ int cmd_dis(const struct options *o);
 /* Disassemble `in` to `out`, one unit after the other as the spec's
  * stream says.  Returns the status of the first failure (ISA_OK if none)
  * and describes it in msg; *consumed gets the bytes decoded. */
-int disassemble(const struct isa_spec *spec, const int64_t *options, const struct bytes *in, struct isa_out *out,
-                bool json, bool offsets, size_t *consumed, char *msg, size_t msgsize);
+int disassemble(const struct options *o, const struct bytes *in, struct isa_out *out, bool json, size_t *consumed,
+                char *msg, size_t msgsize);
 
 /* check.c */
 int cmd_check(const struct options *o);

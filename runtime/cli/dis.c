@@ -44,15 +44,43 @@ static const char *unit_name(const struct isa_type_desc *t, const void *obj)
    return name;
 }
 
-static void print_json(const struct isa_spec *spec, const void *obj, const struct isa_ctx *ctx,
-                       struct isa_out *out, char *text)
+/* The bytes of the unit at ctx as hex pairs, separated by spaces or not */
+static void put_bytes(struct isa_out *out, const struct bytes *in, const struct isa_ctx *ctx, bool spaced)
 {
+   static const char digits[] = "0123456789abcdef";
+   for (uint64_t k = 0; k < ctx->size / 8 && ctx->offset + k < in->len; k++) {
+      const uint8_t b = in->data[ctx->offset + k];
+      if (spaced && k)
+         isa_out_char(out, ' ');
+      isa_out_char(out, digits[b >> 4]);
+      isa_out_char(out, digits[b & 15]);
+   }
+}
+
+/* The start of a unit's JSON object: where it is */
+static void json_head(const struct options *o, const struct isa_ctx *ctx, struct isa_out *out)
+{
+   isa_out_fmt(out, "{\"offset\": %llu, \"size\": %llu, \"name\": ",
+               (unsigned long long)shown_offset(o, ctx->offset), (unsigned long long)(ctx->size / 8));
+}
+
+/* The end of a unit's JSON object: its bytes */
+static void json_tail(const struct bytes *in, const struct isa_ctx *ctx, struct isa_out *out)
+{
+   isa_out_str(out, ", \"hex\": \"");
+   put_bytes(out, in, ctx, false);
+   isa_out_str(out, "\"}\n");
+}
+
+static void print_json(const struct options *o, const struct bytes *in, const void *obj,
+                       const struct isa_ctx *ctx, struct isa_out *out, char *text)
+{
+   const struct isa_spec *spec = o->spec;
    struct isa_out t;
    struct json_fields j;
    isa_out_buffer(&t, text, TEXT_CAP);
    spec->unit->print(obj, &t, ctx);
-   isa_out_fmt(out, "{\"offset\": %llu, \"size\": %llu, \"name\": ", (unsigned long long)ctx->offset,
-               (unsigned long long)(ctx->size / 8));
+   json_head(o, ctx, out);
    {
       const char *name = unit_name(spec->unit, obj);
       isa_out_json_string(out, name, strlen(name));
@@ -63,12 +91,14 @@ static void print_json(const struct isa_spec *spec, const void *obj, const struc
    isa_walk_fields(spec->unit, obj, json_field, &j);
    isa_out_str(out, "}, \"text\": ");
    isa_out_json_string(out, text, isa_out_len(&t) < TEXT_CAP ? isa_out_len(&t) : TEXT_CAP - 1);
-   isa_out_str(out, "}\n");
+   json_tail(in, ctx, out);
 }
 
-int disassemble(const struct isa_spec *spec, const int64_t *options, const struct bytes *in, struct isa_out *out,
-                bool json, bool offsets, size_t *consumed, char *msg, size_t msgsize)
+int disassemble(const struct options *o, const struct bytes *in, struct isa_out *out, bool json, size_t *consumed,
+                char *msg, size_t msgsize)
 {
+   const struct isa_spec *spec = o->spec;
+   const bool offsets = o->offsets;
    char *text = json ? (char *)malloc(TEXT_CAP) : NULL;
    struct isa_cursor cur; /* not cleared: over 1 KiB, and isa_cursor_init sets what it uses */
    int status = ISA_OK;
@@ -89,7 +119,7 @@ int disassemble(const struct isa_spec *spec, const int64_t *options, const struc
       free(text);
       return status;
    }
-   cur.options = options;
+   cur.options = o->spec_options;
    while (status == ISA_OK) {
       struct isa_error err;
       struct isa_ctx ctx;
@@ -100,25 +130,33 @@ int disassemble(const struct isa_spec *spec, const int64_t *options, const struc
       if (r == 0)
          break;
       if (r < 0) {
-         describe_error(spec, cur.offset, &err, msg, msgsize);
+         describe_error(spec, (size_t)shown_offset(o, cur.offset), &err, msg, msgsize);
          status = r;
          break;
       }
       obj = isa_cursor_unit(&cur);
       ctx.listing = offsets;
       if (json && ctx.failed) {
-         isa_out_fmt(out, "{\"offset\": %llu, \"size\": %llu, \"name\": null, \"fields\": null, \"text\": ",
-                     (unsigned long long)ctx.offset, (unsigned long long)(ctx.size / 8));
+         json_head(o, &ctx, out);
+         isa_out_str(out, "null, \"fields\": null, \"text\": ");
          isa_out_json_string(out, spec->failed_text, strlen(spec->failed_text));
-         isa_out_str(out, "}\n");
+         json_tail(in, &ctx, out);
       } else if (json) {
-         print_json(spec, obj, &ctx, out, text);
+         print_json(o, in, obj, &ctx, out, text);
       } else {
-         if (offsets) {
+         if (offsets) { /* the prefix sees the offset as shown: --start and --base added */
+            struct isa_ctx shown = ctx;
+            shown.offset = shown_offset(o, ctx.offset);
             if (spec->prefix)
-               spec->prefix(out, &ctx);
+               spec->prefix(out, &shown);
             else
-               isa_out_fmt(out, "%llx: ", (unsigned long long)ctx.offset);
+               isa_out_fmt(out, "%llx: ", (unsigned long long)shown.offset);
+         }
+         if (o->show_bytes) { /* padded to eight bytes' width */
+            size_t at = isa_out_len(out);
+            put_bytes(out, in, &ctx, true);
+            isa_out_pad(out, at, 8 * 3 - 1);
+            isa_out_str(out, "  ");
          }
          if (ctx.failed)
             isa_out_str(out, spec->failed_text);
@@ -206,9 +244,9 @@ static int batch(const struct options *o)
          in.data = NULL; /* not hex: the line is echoed escaped */
       ok = in.data && unwrap(o->spec, &in, msg, sizeof msg);
       if (ok) {
-         ok = disassemble(o->spec, o->spec_options, &in, &t, false, o->offsets, &consumed, msg, sizeof msg) == ISA_OK;
+         ok = disassemble(o, &in, &t, false, &consumed, msg, sizeof msg) == ISA_OK;
          if (units) /* the same units again, as --json prints them (up to an error) */
-            (void)disassemble(o->spec, o->spec_options, &in, &u, true, o->offsets, &consumed, umsg, sizeof umsg);
+            (void)disassemble(o, &in, &u, true, &consumed, umsg, sizeof umsg);
       }
       if (t.error || (units && u.error)) {
          ok = false;
@@ -257,7 +295,7 @@ int cmd_dis(const struct options *o)
    if (!load_input(o, &in))
       return EXIT_INVALID;
    isa_out_file(&out, stdout);
-   r = disassemble(o->spec, o->spec_options, &in, &out, o->json, o->offsets, &consumed, msg, sizeof msg);
+   r = disassemble(o, &in, &out, o->json, &consumed, msg, sizeof msg);
    isa_out_flush(&out);
    fflush(stdout);
    if (r == ISA_OK && consumed < in.len)

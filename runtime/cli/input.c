@@ -63,6 +63,12 @@ static bool hex16(const unsigned char *t, uint8_t *d)
 }
 #endif
 
+/* What may stand between groups of hex digits: whitespace and , ; : */
+static bool hex_separator(unsigned c)
+{
+   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ';' || c == ':';
+}
+
 bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *err, size_t errsize)
 {
    const unsigned char *t = (const unsigned char *)text;
@@ -94,8 +100,17 @@ bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *e
       }
       c = t[i++];
       v = hex_digit[c];
-      if (!v && (c == ' ' || c == '\t' || c == '\r' || c == '\n'))
+      if (!v && hex_separator(c)) {
+         if (high >= 0) {
+            snprintf(err, errsize, "hex byte split at position %zu: a byte's two digits go together", i);
+            return false;
+         }
          continue;
+      }
+      if (c == '0' && high < 0 && i < n && (t[i] | 0x20) == 'x' && (i == 1 || hex_separator(t[i - 2]))) {
+         i++; /* a 0x before a group of digits */
+         continue;
+      }
       if (!v) {
          if (c >= 0x20 && c < 0x7f)
             snprintf(err, errsize, "invalid hex character '%c' at position %zu", c, i);

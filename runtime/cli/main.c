@@ -13,27 +13,68 @@ static const char usage[] =
    "  list                          the specs compiled in\n"
    "  dis   --isa NAME INPUT        decode and print\n"
    "  check --isa NAME INPUT        run the spec's validators\n"
-   "  help                          this text (also --help)\n"
+   "  help [COMMAND]                this text, or a command's (also COMMAND --help)\n"
    "  --version                     isagen's version\n"
    "\n"
-   "INPUT is one of:\n"
-   "  --hex HEX                     bytes in memory order, e.g. 6104020000...\n"
-   "  FILE                          a binary file\n"
-   "  -                             standard input (binary)\n"
-   "\n"
-   "options:\n"
-   "  --json                        JSON Lines: dis prints one object per unit\n"
-   "                                {offset, size, name, fields, text};\n"
-   "                                check prints one object per finding\n"
-   "  --offsets                     dis: prefix each unit with its offset\n"
-   "  --batch FILE|-                dis: each line of FILE is a hex program; print\n"
-   "                                one JSON object {hex, text, ok, error} per line\n"
-   "                                (with --json also units: the --json objects)\n"
-   "  --strict                      check: warnings count as errors\n"
-   "  --OPTION VALUE                a spec's option, e.g. --gpu t720 (isa list\n"
-   "                                shows them)\n"
-   "\n"
    "exit status: 0 ok, 1 invalid input (or check found errors), 2 usage\n";
+
+static const char usage_list[] =
+   "usage: isa list\n"
+   "\n"
+   "The specs compiled in, one a line (NAME, title, source file, version), each\n"
+   "with its options (--NAME VALUE...) and their values.\n";
+
+#define INPUT_HELP                                                                 \
+   "INPUT is one of:\n"                                                            \
+   "  --hex HEX                     bytes in memory order, e.g. 6104020000...\n"   \
+   "                                (groups may be separated by whitespace , ; :\n" \
+   "                                and start with 0x)\n"                           \
+   "  FILE                          a file, binary (or hex text with --input hex)\n" \
+   "  -                             standard input, the same\n"                     \
+   "\n"                                                                            \
+   "input options:\n"                                                              \
+   "  --input bin|hex               how FILE and - are read (default bin)\n"        \
+   "  --start N, --stop N           only bytes N up to M of the program (after its\n" \
+   "                                container is unwrapped); N decimal or 0x hex\n"   \
+   "  --base ADDR                   add ADDR to the offsets printed\n"               \
+   "  --OPTION VALUE                a spec's option, e.g. --gpu t720 (isa list\n"    \
+   "                                shows them)\n"
+
+static const char usage_dis[] =
+   "usage: isa dis --isa NAME [OPTIONS] INPUT\n"
+   "       isa dis --isa NAME [--json] [--offsets] --batch FILE|-\n"
+   "\n"
+   "Decode a program of spec NAME and print it as the spec's reference tool does.\n"
+   "\n"
+   INPUT_HELP
+   "\n"
+   "output options:\n"
+   "  --offsets                     each unit's offset before it\n"
+   "  --show-bytes                  each unit's bytes before its text\n"
+   "  --json                        JSON Lines, one object per unit:\n"
+   "                                {offset, size, hex, name, fields, text}\n"
+   "  --batch FILE|-                each line of FILE is a hex program; print one\n"
+   "                                JSON object {hex, text, ok, error} per line\n"
+   "                                (with --json also units: the --json objects)\n";
+
+static const char usage_check[] =
+   "usage: isa check --isa NAME [OPTIONS] INPUT\n"
+   "\n"
+   "Decode a program of spec NAME and run the spec's validators over it: one line\n"
+   "per finding (OFFSET: SEVERITY: FIELD: MESSAGE [RULE]); exit status 1 on an\n"
+   "error, and on a warning too with --strict.\n"
+   "\n"
+   INPUT_HELP
+   "\n"
+   "output options:\n"
+   "  --json                        JSON Lines, one object per finding\n"
+   "  --strict                      warnings count as errors\n";
+
+static const char *command_usage(const char *cmd)
+{
+   return !strcmp(cmd, "list") ? usage_list : !strcmp(cmd, "dis") ? usage_dis : !strcmp(cmd, "check") ? usage_check
+                                                                                                           : NULL;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -77,18 +118,127 @@ bool unwrap(const struct isa_spec *spec, struct bytes *in, char *msg, size_t msg
    return true;
 }
 
+/* Binary input that is all hex digits and whitespace was most likely meant
+ * as hex text. */
+static bool looks_like_hex(const struct bytes *in)
+{
+   size_t digits = 0;
+   for (size_t i = 0; i < in->len; i++) {
+      uint8_t c = in->data[i];
+      if ((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))
+         digits++;
+      else if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+         return false;
+   }
+   return digits >= 2;
+}
+
 bool load_input(const struct options *o, struct bytes *in)
 {
    char err[400];
-   bool ok = o->hex ? parse_hex(o->hex, strlen(o->hex), in, err, sizeof err)
-                    : read_file(o->file, in, err, sizeof err);
+   const char *name = o->hex ? "--hex" : strcmp(o->file, "-") ? o->file : "standard input";
+   bool ok;
+   if (o->hex) {
+      ok = parse_hex(o->hex, strlen(o->hex), in, err, sizeof err);
+   } else {
+      ok = read_file(o->file, in, err, sizeof err);
+      if (ok && o->input_hex) {
+         struct bytes text = *in;
+         ok = parse_hex((const char *)text.data, text.len, in, err, sizeof err);
+         bytes_free(&text);
+      } else if (ok && in->len >= 4 && !memcmp(in->data, "\x7f" "ELF", 4)) {
+         snprintf(err, sizeof err,
+                  "%s is an ELF file, and isa decodes raw code: extract the section first "
+                  "(objcopy -O binary --only-section=.text %s code.bin)",
+                  name, name);
+         bytes_free(in);
+         ok = false;
+      } else if (ok && looks_like_hex(in)) {
+         fprintf(stderr, "isa: note: %s looks like hex text; it is read as binary unless --input hex\n", name);
+      }
+   }
    if (ok && !unwrap(o->spec, in, err, sizeof err)) {
       bytes_free(in);
       ok = false;
    }
+   if (ok && (o->start > in->len || (o->have_stop && (o->stop > in->len || o->stop < o->start)))) {
+      snprintf(err, sizeof err, "--start %llu --stop %llu: outside the program's %zu bytes",
+               (unsigned long long)o->start, (unsigned long long)(o->have_stop ? o->stop : in->len), in->len);
+      bytes_free(in);
+      ok = false;
+   }
+   if (ok) { /* the bytes [start, stop) */
+      size_t end = o->have_stop ? (size_t)o->stop : in->len;
+      memmove(in->data, in->data + o->start, end - (size_t)o->start);
+      in->len = end - (size_t)o->start;
+   }
    if (!ok)
       fprintf(stderr, "isa: %s\n", err);
    return ok;
+}
+
+/* Edit distance between a and b (both at most 64 bytes) */
+static unsigned edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+   unsigned row[65];
+   for (size_t j = 0; j <= lb; j++)
+      row[j] = (unsigned)j;
+   for (size_t k = 1; k <= la; k++) {
+      unsigned diag = row[0];
+      row[0] = (unsigned)k;
+      for (size_t j = 1; j <= lb; j++) {
+         unsigned up = row[j], cost = diag + (a[k - 1] != b[j - 1]);
+         if (row[j - 1] + 1 < cost)
+            cost = row[j - 1] + 1;
+         if (up + 1 < cost)
+            cost = up + 1;
+         diag = up;
+         row[j] = cost;
+      }
+   }
+   return row[lb];
+}
+
+/* The compiled-in specs a misspelt name may have meant, as "'a' or 'b'"
+ * into buf: those it begins, or else those nearest to it (an edit distance
+ * of at most a third of the name, 2 at least); "" when none is near. */
+static void suggest_specs(const char *name, char *buf, size_t size)
+{
+   unsigned n, best = ~0u, pass;
+   const struct isa_spec *const *specs = isa_specs(&n);
+   size_t la = strlen(name), used = 0, shown = 0;
+   buf[0] = '\0';
+   if (la > 64)
+      return;
+   for (unsigned i = 0; i < n; i++) { /* the nearest distance, for the second pass */
+      size_t lb = strlen(specs[i]->name);
+      unsigned d = lb <= 64 ? edit_distance(name, la, specs[i]->name, lb) : ~0u;
+      if (d <= (lb / 3 > 2 ? lb / 3 : 2) && d < best)
+         best = d;
+   }
+   for (pass = 0; pass < 2 && !shown; pass++)
+      for (unsigned i = 0; i < n && shown < 3; i++) {
+         const char *b = specs[i]->name;
+         size_t lb = strlen(b);
+         bool near = pass == 0 ? la >= 2 && lb > la && !strncmp(b, name, la)
+                               : lb <= 64 && edit_distance(name, la, b, lb) == best;
+         if (!near)
+            continue;
+         used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "%s'%s'", shown ? " or " : "", b);
+         shown++;
+      }
+   if (used >= size)
+      buf[size - 1] = '\0';
+}
+
+/* A byte count or address: decimal, or hex after 0x */
+static bool parse_number(const char *s, uint64_t *v)
+{
+   char *end;
+   if (!*s || *s == '-' || *s == '+')
+      return false;
+   *v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
+   return *end == '\0';
 }
 
 static int cmd_list(void)
@@ -123,42 +273,67 @@ int main(int argc, char **argv)
       return usage_error("%s", "missing command");
    cmd = argv[1];
    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-      fputs(usage, stdout);
+      const char *text = argc > 2 ? command_usage(argv[2]) : usage;
+      if (!text)
+         return usage_error("no command '%s' to help with", argv[2]);
+      fputs(text, stdout);
       return EXIT_OK;
    }
    if (!strcmp(cmd, "--version")) {
       printf("isa (isagen) %s\n", isa_version());
       return EXIT_OK;
    }
-   if (!strcmp(cmd, "list")) {
-      if (argc > 2)
-         return usage_error("list takes no arguments (got '%s')", argv[2]);
-      return cmd_list();
-   }
-   if (strcmp(cmd, "dis") && strcmp(cmd, "check"))
+   if (!command_usage(cmd))
       return usage_error("unknown command '%s'", cmd);
    for (i = 2; i < argc; i++) {
       const char *a = argv[i];
+      /* the options that take a value, as --NAME VALUE or --NAME=VALUE */
+      static const char *const valued[] = {"--isa", "--hex", "--batch", "--input", "--start", "--stop", "--base"};
+      const char *value = NULL, *eq = strchr(a, '=');
+      size_t k, len = eq && a[0] == '-' ? (size_t)(eq - a) : strlen(a);
+      for (k = 0; k < sizeof valued / sizeof valued[0]; k++)
+         if (strlen(valued[k]) == len && !strncmp(a, valued[k], len))
+            break;
       if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-         fputs(usage, stdout);
+         fputs(command_usage(cmd), stdout);
          return EXIT_OK;
-      } else if (!strcmp(a, "--isa") || !strcmp(a, "--hex") || !strcmp(a, "--batch")) {
-         if (i + 1 >= argc)
-            return usage_error("%s needs a value", a);
-         if (!strcmp(a, "--isa"))
-            isa_name = argv[++i];
-         else if (!strcmp(a, "--hex"))
-            o.hex = argv[++i];
+      }
+      if (!strcmp(cmd, "list"))
+         return usage_error("list takes no arguments (got '%s')", a);
+      if (k < sizeof valued / sizeof valued[0]) {
+         char opt[16];
+         snprintf(opt, sizeof opt, "%.*s", (int)len, a);
+         if (eq && a[0] == '-')
+            value = eq + 1;
+         else if (i + 1 < argc)
+            value = argv[++i];
          else
-            o.batch = argv[++i];
-      } else if (!strncmp(a, "--isa=", 6)) {
-         isa_name = a + 6;
-      } else if (!strncmp(a, "--hex=", 6)) {
-         o.hex = a + 6;
+            return usage_error("%s needs a value", opt);
+         if (!strcmp(opt, "--isa")) {
+            isa_name = value;
+         } else if (!strcmp(opt, "--hex")) {
+            o.hex = value;
+         } else if (!strcmp(opt, "--batch")) {
+            o.batch = value;
+         } else if (!strcmp(opt, "--input")) {
+            if (strcmp(value, "bin") && strcmp(value, "hex"))
+               return usage_error("--input is bin or hex, not '%s'", value);
+            o.input_hex = !strcmp(value, "hex");
+         } else {
+            uint64_t *to = !strcmp(opt, "--start") ? &o.start : !strcmp(opt, "--stop") ? &o.stop : &o.base;
+            if (!parse_number(value, to)) {
+               char what[200];
+               snprintf(what, sizeof what, "%s %s", opt, value);
+               return usage_error("'%s': not a number (decimal, or hex after 0x)", what);
+            }
+            o.have_stop |= to == &o.stop;
+         }
       } else if (!strcmp(a, "--json")) {
          o.json = true;
       } else if (!strcmp(a, "--offsets") && !strcmp(cmd, "dis")) {
          o.offsets = true;
+      } else if (!strcmp(a, "--show-bytes") && !strcmp(cmd, "dis")) {
+         o.show_bytes = true;
       } else if (!strcmp(a, "--strict") && !strcmp(cmd, "check")) {
          o.strict = true;
       } else if (a[0] == '-' && a[1] == '-' && a[2] != '\0' && i + 1 < argc && o.n_opt < MAX_SPEC_OPTIONS &&
@@ -174,11 +349,19 @@ int main(int argc, char **argv)
          o.file = a;
       }
    }
+   if (!strcmp(cmd, "list"))
+      return cmd_list();
    if (!isa_name)
       return usage_error("%s needs --isa NAME (see 'isa list')", cmd);
    o.spec = isa_spec_find(isa_name);
-   if (!o.spec)
-      return usage_error("unknown spec '%s' (see 'isa list')", isa_name);
+   if (!o.spec) {
+      char near[200], what[400];
+      suggest_specs(isa_name, near, sizeof near);
+      if (!near[0])
+         return usage_error("unknown spec '%s' (see 'isa list')", isa_name);
+      snprintf(what, sizeof what, "%.100s' (did you mean %s? see 'isa list')", isa_name, near);
+      return usage_error("unknown spec '%s", what);
+   }
    if (o.spec->n_options > MAX_SPEC_OPTIONS)
       return usage_error("spec '%s' has more options than this command handles", isa_name);
    isa_options_init(o.spec, o.spec_options);
@@ -193,6 +376,13 @@ int main(int argc, char **argv)
       return usage_error("%s", "--batch only applies to dis");
    if (o.batch && (o.hex || o.file))
       return usage_error("%s", "--batch reads its own input; drop --hex and FILE");
+   if (o.batch && (o.input_hex || o.start || o.have_stop || o.base || o.show_bytes))
+      return usage_error("%s", "--batch lines are whole hex programs: --input, --start, --stop, --base and "
+                               "--show-bytes do not apply");
+   if (o.json && o.offsets && !o.batch)
+      return usage_error("%s", "--offsets is for text: each --json object has its \"offset\" already");
+   if (o.hex && o.input_hex)
+      return usage_error("%s", "--input hex is for FILE and -; --hex is hex already");
    if (!o.batch && !!o.hex + !!o.file != 1)
       return usage_error("%s", o.hex ? "give either --hex or a FILE, not both" : "no input: give --hex HEX, a FILE or -");
    return !strcmp(cmd, "dis") ? cmd_dis(&o) : cmd_check(&o);

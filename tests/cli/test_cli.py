@@ -16,7 +16,7 @@ class Usage(unittest.TestCase):
     def test_help_and_list(self):
         code, out, _ = isa("--help")
         self.assertEqual(code, 0)
-        for word in ("list", "dis", "check", "--json", "--batch", "--strict", "--offsets"):
+        for word in ("list", "dis", "check", "help [COMMAND]", "COMMAND --help", "--version"):
             self.assertIn(word, out)
         code, out, _ = isa("list")
         self.assertEqual(code, 0)
@@ -164,7 +164,8 @@ class Output(unittest.TestCase):
         # decode as Lima GP)
         k1 = corpus("lima-gp")[0]["hex"]
         self.assertEqual(len(k1), 32)
-        good, bad = "0123456789abcdefABCDEF", "/:@G`g\x7f\x80\u0130"
+        # (':' just past '9' is a separator between groups, tested below)
+        good, bad = "0123456789abcdefABCDEF", "/@G`g\x7f\x80\u0130"
         lines, want = [], []
         for at in range(32):
             for c in good + bad:
@@ -223,6 +224,97 @@ class Output(unittest.TestCase):
         code, out, err = isa("dis", "--isa", "nv-sph", "--batch", ROOT)
         self.assertEqual(code, 2)
         self.assertIn("cannot read " + ROOT, err)
+
+
+class Habits(unittest.TestCase):
+    """What objdump and llvm-objdump users expect: help per command, hints,
+    raw bytes, a window of the input and a base address, hex text from files."""
+    AGX = "62023d132a05c431"   # two 4-byte AGX instructions (README)
+
+    def test_help_per_command(self):
+        for args, words in ((("dis", "--help"), ("--show-bytes", "--start", "--base", "--input", "--batch")),
+                            (("help", "dis"), ("--show-bytes",)),
+                            (("check", "--help"), ("--strict", "--start", "--base")),
+                            (("list", "--help"), ("usage: isa list",))):
+            code, out, _ = isa(*args)
+            self.assertEqual(code, 0, args)
+            for w in words:
+                self.assertIn(w, out, args)
+        self.assertNotIn("--strict", isa("dis", "--help")[1])
+        self.assertEqual(isa("help", "nothing")[0], 2)
+
+    def test_a_misspelt_spec_gets_a_hint(self):
+        for name, hint in (("lima-p", "did you mean 'lima-pp'?"), ("nvsph", "did you mean 'nv-sph'?"),
+                           ("agx", "did you mean 'agx-g13' or 'agx-g13@2021'?")):
+            code, _, err = isa("dis", "--isa", name, "--hex", "00")
+            self.assertEqual(code, 2)
+            self.assertIn("unknown spec '%s' (%s" % (name, hint), err)
+        self.assertIn("unknown spec 'zzzz' (see 'isa list')", isa("dis", "--isa", "zzzz", "--hex", "00")[2])
+
+    def test_show_bytes_puts_each_units_bytes_before_its_text(self):
+        _, plain, _ = isa("dis", "--isa", "agx-g13", "--offsets", "--hex", self.AGX)
+        code, out, _ = isa("dis", "--isa", "agx-g13", "--offsets", "--show-bytes", "--hex", self.AGX)
+        self.assertEqual(code, 0)
+        for line, text, at in zip(out.splitlines(), plain.splitlines(), (0, 4)):
+            prefix, rest = text.split(": ", 1)
+            raw = " ".join(self.AGX[2 * k:2 * k + 2] for k in range(at, at + 4))
+            self.assertEqual(line, "%s: %-23s  %s" % (prefix, raw, rest))
+
+    def test_json_objects_carry_their_bytes(self):
+        code, out, _ = isa("dis", "--isa", "agx-g13", "--json", "--hex", self.AGX)
+        self.assertEqual(code, 0)
+        for obj in map(json.loads, out.splitlines()):
+            self.assertEqual(obj["hex"], self.AGX[2 * obj["offset"]:2 * (obj["offset"] + obj["size"])])
+        code, _, err = isa("dis", "--isa", "agx-g13", "--json", "--offsets", "--hex", self.AGX)
+        self.assertEqual(code, 2, "--json --offsets is refused, not half done")
+        self.assertIn("--offsets is for text", err)
+
+    def test_start_stop_and_base(self):
+        _, second, _ = isa("dis", "--isa", "agx-g13", "--hex", self.AGX[8:])
+        code, out, _ = isa("dis", "--isa", "agx-g13", "--offsets", "--start", "4", "--base", "0x1000",
+                           "--hex", self.AGX)
+        self.assertEqual((code, out), (0, "1004: " + second))
+        _, first, _ = isa("dis", "--isa", "agx-g13", "--hex", self.AGX[:8])
+        self.assertEqual(isa("dis", "--isa", "agx-g13", "--stop", "4", "--hex", self.AGX)[1], first)
+        code, _, err = isa("dis", "--isa", "agx-g13", "--start", "9", "--hex", self.AGX)
+        self.assertEqual(code, 1)
+        self.assertIn("outside the program's 8 bytes", err)
+        self.assertEqual(isa("dis", "--isa", "agx-g13", "--start", "four", "--hex", self.AGX)[0], 2)
+        k = corpus("nv-sph")[0]["hex"]
+        _, plain, _ = isa("check", "--isa", "nv-sph", "--hex", "610802000000000c00000004000000c000f00f00" + k[40:])
+        _, based, _ = isa("check", "--isa", "nv-sph", "--base", "0x100",
+                          "--hex", "610802000000000c00000004000000c000f00f00" + k[40:])
+        self.assertTrue(plain.startswith("0x0000: warning"), plain)
+        self.assertEqual(based, plain.replace("0x0000:", "0x0100:"))
+
+    def test_hex_text_from_files_and_stdin(self):
+        _, want, _ = isa("dis", "--isa", "agx-g13", "--hex", self.AGX)
+        text = "0x62023d13, 0x2a05c431\n"
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "prog.hex")
+            with open(path, "w") as f:
+                f.write(text)
+            self.assertEqual(isa("dis", "--isa", "agx-g13", "--input", "hex", path)[:2], (0, want))
+        self.assertEqual(isa("dis", "--isa", "agx-g13", "--input", "hex", "-", stdin=text)[:2], (0, want))
+        self.assertEqual(isa("dis", "--isa", "agx-g13", "--hex", "62:02:3d:13 2a,05,c4,31")[:2], (0, want))
+        # the same text read as binary decodes as something else, with a hint
+        code, _, err = isa("dis", "--isa", "agx-g13", "-", stdin=self.AGX)
+        self.assertIn("looks like hex text; it is read as binary unless --input hex", err)
+        # a byte's digits stay together; 0x only starts a group
+        for bad in ("62 02 3 d13", "62020x3d13"):
+            code, _, err = isa("dis", "--isa", "agx-g13", "--hex", bad)
+            self.assertEqual(code, 1, bad)
+            self.assertIn("hex", err)
+
+    def test_an_elf_file_is_refused_with_a_way_out(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "a.out")
+            with open(path, "wb") as f:
+                f.write(b"\x7fELF\x02\x01\x01" + bytes(57))
+            code, out, err = isa("dis", "--isa", "agx-g13", path)
+        self.assertEqual((code, out), (1, ""))
+        self.assertIn("is an ELF file", err)
+        self.assertIn("objcopy -O binary --only-section=.text", err)
 
 
 class Check(unittest.TestCase):

@@ -1,10 +1,11 @@
 /*
- * libFuzzer target for the CLI's hex input (isa dis --hex and every line of
- * --batch): hex_to_bytes, which reads digit pairs in runs, against the
- * plain reading one character at a time that it must agree with: the same
- * bytes for the same input, and an error exactly when the plain reading
- * finds one (a character that is not a hex digit or whitespace, or an odd
- * number of digits).  ASan and UBSan (built in) catch memory errors.
+ * libFuzzer target for the CLI's hex input (isa dis --hex, --input hex and
+ * every line of --batch): hex_to_bytes, which reads digit pairs in runs,
+ * against the plain reading one character at a time that it must agree
+ * with: the same bytes for the same input, and an error exactly when the
+ * plain reading finds one (a character that is not a hex digit, a
+ * separator or a group's 0x; a group of an odd number of digits).  ASan
+ * and UBSan (built in) catch memory errors.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,18 +24,31 @@ static int plain_digit(unsigned char c)
    return -1;
 }
 
-/* 1 and the bytes in out, or 0 */
+static int plain_separator(unsigned char c)
+{
+   return strchr(" \t\r\n,;:", c) != NULL && c != '\0';
+}
+
+/* 1 and the bytes in out, or 0: the text cut into groups at separators,
+ * each group an optional 0x and then whole pairs of digits */
 static int plain_read(const unsigned char *t, size_t n, unsigned char *out, size_t *len)
 {
    int high = -1;
    *len = 0;
    for (size_t i = 0; i < n; i++) {
       int v = plain_digit(t[i]);
-      if (v < 0) {
-         if (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n')
-            continue;
-         return 0;
+      if (plain_separator(t[i])) {
+         if (high >= 0)
+            return 0; /* a group of an odd number of digits */
+         continue;
       }
+      if (t[i] == '0' && i + 1 < n && (t[i + 1] == 'x' || t[i + 1] == 'X') && high < 0 &&
+          (i == 0 || plain_separator(t[i - 1]))) {
+         i++;
+         continue;
+      }
+      if (v < 0)
+         return 0;
       if (high < 0) {
          high = v;
       } else {
