@@ -6,6 +6,7 @@
 #                test-cxx    generated headers as C++ (g++, clang++); all C with clang
 #                test-new-spec  a spec file and a corpus copied in are all a new spec takes
 #                test-install  make install into a scratch DESTDIR, used from outside
+#                test-valgrind  programs that must read nothing uninitialised (valgrind)
 #                test-asan   test-c and test-cli again, built with ASan + UBSan
 
 # Toy specs exercise the XML features no shipped spec uses yet
@@ -94,12 +95,21 @@ test-asan: $(OUT)/asan/unit-tests $(OUT)/asan/bin/isa
 test-install: all
 	$(PYTHON) -m unittest tests.build.test_install $(if $(VERBOSE),-v,)
 
+# tests/valgrind/*.c: programs over the generated headers that valgrind must
+# find reading nothing uninitialised (switching a struct's variant)
+VALGRIND_TESTS := $(patsubst tests/valgrind/%.c,$(OUT)/tests/valgrind/%,$(wildcard tests/valgrind/*.c))
+$(OUT)/tests/valgrind/%: tests/valgrind/%.c $(GEN_H)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -g -I $(OUT)/gen -o $@ $<
+test-valgrind: $(VALGRIND_TESTS)
+	set -e; for t in $(VALGRIND_TESTS); do valgrind --error-exitcode=1 --quiet $$t; done
+
 # adding xml/NAME.xml (and tests/corpus/NAME.jsonl) is all it takes: proven
 # on a scratch copy of the checkout with a toy spec copied in
 test-new-spec: $(OUT)/bin/isa $(OUT)/tests/unit-tests
 	ISAGEN_OUT=$(abspath $(OUT)) $(PYTHON) -m unittest tests.build.test_new_spec
 
-check: all test-gen test-cxx test-c test-cli test-new-spec test-install test-asan
+check: all test-gen test-cxx test-c test-cli test-new-spec test-install test-valgrind test-asan
 	@echo "make check: all tests passed"
 
 # ---- benchmarks ----

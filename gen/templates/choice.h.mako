@@ -35,6 +35,27 @@ ${S} {
    } u;
 };
 
+/* Select alternative `which`, initialised (a struct by its S_init, a
+ * sequence zeroed): setting v->variant alone would leave the union holding
+ * the bytes of the previous alternative. */
+static inline void ${name(c, 'set_variant')}(${S} *v, ${n.alt_enum(c)} which)
+{
+   v->variant = (uint16_t)which;
+   switch (which) {
+% for a in c.alts:
+   case ${n.alt_const(c, a)}:
+%   if a.type.target.kind == "struct":
+      ${name(a.type.target, 'init')}(&v->u.${a.name});
+%   else:
+      memset(&v->u.${a.name}, 0, sizeof v->u.${a.name});
+%   endif
+      break;
+% endfor
+   default:
+      break;
+   }
+}
+
 /* Which alternative the first ${peek} bits select (1-based), 0 if none.
 % for line in g.select.pattern_comments([(a.name, a.selecting, ' (priority %d)' % a.priority if a.explicit_priority else '') for a in c.alts]):
 ${line}

@@ -63,9 +63,16 @@ static unsigned ${n.fn(t, 'select_any')}(void *obj)
 %     else:
    v->variant = 0; /* pack the common fields only */
    ${n.fn(t, 'pack_words')}(v, w);
-   v->variant = (uint16_t)${n.fn(t, 'select_words')}(w);
+   ${n.fn(t, 'set_variant')}(v, (${n.variant_enum(t)})${n.fn(t, 'select_words')}(w));
    return v->variant;
 %     endif
+}
+%   endif
+%   if (t.kind == "struct" and t.variants and not t.overlay) or t.kind == "choice":
+
+static void ${n.fn(t, 'set_variant_any')}(void *obj, unsigned which)
+{
+   ${n.fn(t, 'set_variant')}((${S} *)obj, (${n.variant_enum(t) if t.kind == "struct" else n.alt_enum(t)})which);
 }
 %   endif
 %   if t.kind == "struct":

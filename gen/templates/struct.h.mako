@@ -81,6 +81,31 @@ static inline void ${name(s, 'init')}(${S} *v)
 %   endif
 % endfor
 }
+% if s.variants and not s.overlay:
+
+/* Select variant `which` with its view freshly initialised: zeroed, then
+ * its XML defaults.  Setting v->variant alone would leave the view holding
+ * the bytes of the previous variant's view (or none), which are not values
+ * of this one. */
+static inline void ${name(s, 'set_variant')}(${S} *v, ${n.variant_enum(s)} which)
+{
+   v->variant = (uint16_t)which;
+   switch (which) {
+%   for vv, leaves in info["variants"]:
+   case ${n.vconst(s, vv)}:
+      memset(&v->u.${vv.name}, 0, sizeof v->u.${vv.name});
+%     for leaf in leaves:
+%       if isinstance(leaf, L.Leaf) and leaf.field.default:
+      ${leaf.c} = (${L.ctype(leaf.field)})${leaf.field.default};
+%       endif
+%     endfor
+      break;
+%   endfor
+   default:
+      break;
+   }
+}
+% endif
 % if s.variants:
 
 /* Which variant the bits in w select (1-based), 0 if none.

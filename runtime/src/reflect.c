@@ -93,10 +93,16 @@ static unsigned variant_of(const struct isa_type_desc *t, const void *obj)
    return v <= t->n_variants ? v : 0;
 }
 
+/* Select variant v: with its view initialised where the variants share
+ * storage (a union), so that no byte of the previous one is read as this
+ * one's; views of an overlay all hold the same bits and are kept. */
 static void set_variant(const struct isa_type_desc *t, void *obj, unsigned v)
 {
    uint16_t u = (uint16_t)v;
-   memcpy((char *)obj + t->variant_offset, &u, sizeof u);
+   if (t->set_variant)
+      t->set_variant(obj, v);
+   else
+      memcpy((char *)obj + t->variant_offset, &u, sizeof u);
 }
 
 static bool item_present(const struct isa_field_desc *fd, const void *base)

@@ -131,6 +131,44 @@ Test(agx_length, the_encoder_picks_the_short_form_when_the_value_fits)
    cr_assert_str_eq(text_of(AGX, b, 6), "mov_imm          r0h, 4925");
 }
 
+/* A choice switched to another alternative through reflection gets that
+ * alternative initialised: an instruction decoded as mov_imm16 into an
+ * object full of 0xa5, switched to mov_imm32 and given Dt, D and imm32,
+ * packs with every other field zero (its reserved bits included, which
+ * 0xa5 would not fit) and decodes back as what was set. */
+Test(agx_choice, switching_the_alternative_starts_it_over)
+{
+   const struct isa_spec *spec = isa_spec_find(AGX);
+   void *obj = malloc(spec->unit->c_size), *back = calloc(1, spec->unit->c_size);
+   uint8_t in[8], out[16];
+   size_t bits = 0;
+   struct isa_error err;
+   cr_assert(obj && back);
+   memset(obj, 0xa5, spec->unit->c_size);
+   cr_assert_eq(spec->unit->decode(in, hex_bytes("62023d13", in, sizeof in), 0, obj, &bits, &err), ISA_OK);
+   cr_assert_str_eq(isa_variant_name(spec->unit, obj), "mov_imm16");
+   cr_assert_eq(isa_variant_set(spec->unit, obj, "mov_imm32"), ISA_OK);
+   cr_assert_eq(isa_field_set(spec->unit, obj, "Dt", 2), ISA_OK); /* its bit 1 is fixed to 1 in mov_imm32 */
+   cr_assert_eq(isa_field_set(spec->unit, obj, "D", 1), ISA_OK);
+   cr_assert_eq(isa_field_set(spec->unit, obj, "imm32", 0x12345678), ISA_OK);
+   cr_assert_eq(spec->unit->encode(obj, out, sizeof out, 0, &bits, &err), ISA_OK);
+   cr_assert_eq(spec->unit->decode(out, bits / 8, 0, back, &bits, &err), ISA_OK);
+   cr_assert_str_eq(isa_variant_name(spec->unit, back), "mov_imm32");
+   {
+      static const struct {
+         const char *path;
+         int64_t value;
+      } want[] = {{"D", 1}, {"imm32", 0x12345678}, {"Dt", 2}, {"L", 0}, {"kill", 0}, {"reserved_48", 0}};
+      for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+         int64_t v = -1;
+         cr_assert_eq(isa_field_get(spec->unit, back, want[i].path, &v), ISA_OK, "%s", want[i].path);
+         cr_assert_eq(v, want[i].value, "%s", want[i].path);
+      }
+   }
+   free(obj);
+   free(back);
+}
+
 Test(agx_length, a_short_ceil_is_a_floor)
 {
    /* agx.md 1: ceil's distinguishing bits lie in the tail, so its 4-byte

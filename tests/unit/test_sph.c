@@ -151,6 +151,36 @@ Test(sph, checked_pack_rejects_a_variant_its_fields_do_not_select)
    cr_assert_eq(nv_sph_Header_pack_checked(&h, out, 80, &size, &err), ISA_OK);
 }
 
+/* Switching an unpacked header to the other view: S_set_variant starts the
+ * view over (zero, then defaults), so whatever the struct held before --
+ * here 0xa5 in every byte, then the VTG view -- nothing of it packs.  The
+ * bytes expected are K1's with SphType 2 (PS) in bits 0..4 and OmapDepth,
+ * bit 609, set.  The same through reflection, by the variant's name.
+ * (tests/valgrind/variant_switch.c does it on an uninitialised struct.) */
+Test(sph, switching_the_variant_starts_its_view_over)
+{
+   struct nv_sph_Header h;
+   uint8_t b[80], want[80], out[80];
+   struct isa_error err;
+   size_t size;
+   for (int by_name = 0; by_name < 2; by_name++) {
+      memset(&h, 0xa5, sizeof h);
+      hex_header("K1", &h, b);
+      memcpy(want, b, sizeof want);
+      want[0] = (uint8_t)((b[0] & ~0x1fu) | 2u);
+      want[609 / 8] |= (uint8_t)(1u << (609 % 8));
+      if (by_name)
+         cr_assert_eq(isa_variant_set(&nv_sph_Header_desc, &h, "PS"), ISA_OK);
+      else
+         nv_sph_Header_set_variant(&h, NV_SPH_HEADER_PS);
+      cr_assert_eq(h.variant, NV_SPH_HEADER_PS);
+      h.CommonWord0.SphType = NV_SPH_SPH_TYPE_PS;
+      h.u.PS.OmapDepth = true;
+      cr_assert_eq(nv_sph_Header_pack_checked(&h, out, sizeof out, &size, &err), ISA_OK, "by name: %d", by_name);
+      cr_assert_arr_eq(out, want, sizeof want, "by name: %d", by_name);
+   }
+}
+
 struct seen {
    char rules[16][64];
    char fields[16][96];

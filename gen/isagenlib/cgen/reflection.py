@@ -102,6 +102,8 @@ class Reflection:
                 ("overlay", "1" if t.overlay else "0")] + self.functions(t)
         if t.variants:
             desc.append(("select", n.fn(t, "select_any")))
+        if t.variants and not t.overlay:
+            desc.append(("set_variant", n.fn(t, "set_variant_any")))
         if fixed[0]:
             desc += [("fixed_mask", n.fn(t, "fixed_mask")), ("fixed_value", n.fn(t, "fixed_value"))]
         return out + [""] + self.definition(f"const struct isa_type_desc {n.desc(t)}", desc)
@@ -145,7 +147,7 @@ class Reflection:
         desc = [("name", c_string(t.name)), ("kind", "ISA_T_CHOICE"), ("c_size", f"sizeof({S})"),
                 ("variants", n.fn(t, "alts")), ("n_variants", str(len(t.alts))),
                 ("variant_offset", f"offsetof({S}, variant)")] + self.functions(t) + \
-            [("decode_as", n.fn(t, "decode_as_any"))]
+            [("decode_as", n.fn(t, "decode_as_any")), ("set_variant", n.fn(t, "set_variant_any"))]
         return out + [""] + self.definition(f"const struct isa_type_desc {n.desc(t)}", desc)
 
     @staticmethod

@@ -383,6 +383,10 @@ struct isa_type_desc {
     * e.g. a shadowed one; NULL for structs and sequences */
    int (*decode_as)(const uint8_t *buf, size_t len, size_t pos, void *obj, unsigned alt, size_t *bits,
                     struct isa_error *err);
+   /* struct with variants (not views) and choice: select variant or
+    * alternative `which` (1-based) with its view initialised, zero and XML
+    * defaults (S_set_variant); NULL for the others */
+   void (*set_variant)(void *obj, unsigned which);
 };
 
 /* Value of a scalar C member of c_size bytes. */
@@ -417,7 +421,9 @@ void isa_select_variants(const struct isa_type_desc *t, void *obj);
 
 /* Name of the selected variant / alternative, or NULL. */
 const char *isa_variant_name(const struct isa_type_desc *t, const void *obj);
-/* Select variant or alternative `name` of obj (0, or ISA_ERR_ARG if t has none such). */
+/* Select variant or alternative `name` of obj (0, or ISA_ERR_ARG if t has
+ * none such), its view initialised as S_set_variant does (an overlay's
+ * views are kept: they all hold the same bits). */
 int isa_variant_set(const struct isa_type_desc *t, void *obj, const char *name);
 
 /* The default display of a unit whose XML has no <display>: one line per
