@@ -124,9 +124,9 @@ $(OUT)/lib/libisagen.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 # The shared library is libisagen.so.VERSION with the soname
-# libisagen.so.MAJOR (VERSION is ISAGEN_VERSION of isagen.h), and the two
+# libisagen.so.MAJOR (VERSION is ISAGEN_VERSION of core.h), and the two
 # usual links to it.
-VERSION := $(shell sed -n 's/^\#define ISAGEN_VERSION "\(.*\)"$$/\1/p' runtime/include/isagen/isagen.h)
+VERSION := $(shell sed -n 's/^\#define ISAGEN_VERSION "\(.*\)"$$/\1/p' runtime/include/isagen/core.h)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 SONAME  := libisagen.so.$(SOMAJOR)
 

@@ -152,6 +152,10 @@ def cmd_generate(args):
                 print(d, file=sys.stderr)
     if failed:
         return 1
+    for spec, (path, _) in zip(specs, todo):
+        # generated files name the spec file alone: the same output from
+        # any working directory, and no path of the machine it was made on
+        spec.file = os.path.basename(path)
     os.makedirs(args.output, exist_ok=True)
     generator = cgen.Generator()
     for spec in specs:

@@ -1,15 +1,31 @@
 """isagen's version, read from where the C side declares it
-(ISAGEN_VERSION in runtime/include/isagen/isagen.h), so that the
-generator, the library, its soname and isagen.pc cannot disagree."""
+(ISAGEN_VERSION and ISAGEN_VERSION_NUMBER in runtime/include/isagen/core.h),
+so that the generator, the generated headers, the library, its soname and
+isagen.pc cannot disagree."""
 import os
 import re
 
-ISAGEN_H = os.path.join(os.path.dirname(__file__), "..", "..", "runtime", "include", "isagen", "isagen.h")
+CORE_H = os.path.join(os.path.dirname(__file__), "..", "..", "runtime", "include", "isagen", "core.h")
+
+
+def _read():
+    with open(CORE_H, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r'^#define ISAGEN_VERSION "(\d+)\.(\d+)\.(\d+)"$', text, re.M)
+    n = re.search(r'^#define ISAGEN_VERSION_NUMBER (\d+)$', text, re.M)
+    if not m or not n:
+        raise RuntimeError(f"{CORE_H}: no ISAGEN_VERSION / ISAGEN_VERSION_NUMBER")
+    major, minor, patch = (int(x) for x in m.groups())
+    if int(n.group(1)) != major * 10000 + minor * 100 + patch:
+        raise RuntimeError(f"{CORE_H}: ISAGEN_VERSION_NUMBER does not match ISAGEN_VERSION")
+    return f"{major}.{minor}.{patch}", int(n.group(1))
 
 
 def version():
-    with open(ISAGEN_H, encoding="utf-8") as f:
-        m = re.search(r'^#define ISAGEN_VERSION "([^"]+)"$', f.read(), re.M)
-    if not m:
-        raise RuntimeError(f"{ISAGEN_H}: no ISAGEN_VERSION")
-    return m.group(1)
+    """'MAJOR.MINOR.PATCH'"""
+    return _read()[0]
+
+
+def version_number():
+    """MAJOR * 10000 + MINOR * 100 + PATCH, as #if can compare it"""
+    return _read()[1]

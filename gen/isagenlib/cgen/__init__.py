@@ -23,6 +23,7 @@ document order, so regenerating is byte-identical.
 
 import os
 
+from .. import version
 from .names import Names, c_prefix, c_string
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -68,6 +69,7 @@ class Gen:
         self.doc_lines = block_comment_lines
         with open(CORE_H, encoding="utf-8") as f:
             self.core_h = f.read().rstrip("\n")
+        self.isagen_version, self.isagen_version_number = version.version(), version.version_number()
 
     def render(self, name):
         text = self.lookup.get_template(name).render(g=self, spec=self.spec, n=self.names)
@@ -194,4 +196,4 @@ def generate(spec):
 def registry(names):
     """isagen_specs.c: the table of specs compiled into the library."""
     tpl = template_lookup().get_template("registry.c.mako")
-    return tpl.render(prefixes=[c_prefix(n) for n in names]).rstrip("\n") + "\n"
+    return tpl.render(prefixes=[c_prefix(n) for n in names], isagen_version=version.version()).rstrip("\n") + "\n"

@@ -15,6 +15,14 @@
 #ifndef ISAGEN_CORE_H
 #define ISAGEN_CORE_H
 
+/* isagen's version, written here only: of this core and so of every
+ * generated header (each embeds the core and stops with an #error when a
+ * core of another version came first), of the generator (isagen --version
+ * reads it here), of the library (isa_version(); soname libisagen.so.MAJOR)
+ * and of isagen.pc.  The number is MAJOR * 10000 + MINOR * 100 + PATCH. */
+#define ISAGEN_VERSION "0.1.0"
+#define ISAGEN_VERSION_NUMBER 100
+
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>

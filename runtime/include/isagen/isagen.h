@@ -16,11 +16,6 @@
 
 #include "core.h"
 
-/* isagen's version: of this header, of the generator that comes with it
- * (isagen --version reads it here), of the shared library (its soname is
- * libisagen.so.MAJOR) and of isagen.pc. */
-#define ISAGEN_VERSION "0.1.0"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
