@@ -65,7 +65,7 @@ CLI_SRC := $(wildcard runtime/cli/*.c)
 LIB_OBJ := $(RT_SRC:runtime/src/%.c=$(OUT)/obj/rt/%.o) $(GEN_C:$(OUT)/gen/%.c=$(OUT)/obj/gen/%.o)
 CLI_OBJ := $(CLI_SRC:runtime/cli/%.c=$(OUT)/obj/cli/%.o)
 
-.PHONY: all deps lib cli headers install uninstall docs docs-screenshots spec-review check test-gen test-c test-cli test-new-spec test-install test-valgrind test-asan test-cxx bench fuzz clean
+.PHONY: all deps lib cli headers install uninstall docs docs-screenshots spec-review check test-gen test-c test-cli test-new-spec test-install test-speclib test-valgrind test-asan test-cxx bench fuzz clean
 .DELETE_ON_ERROR:
 
 all: deps lib cli headers
@@ -140,7 +140,7 @@ $(OUT)/lib/libisagen.so: $(OUT)/lib/libisagen.so.$(VERSION)
 
 $(OUT)/bin/isa: $(CLI_OBJ) $(OUT)/lib/libisagen.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(OUT)/lib/libisagen.a -lm
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(OUT)/lib/libisagen.a -lm -ldl
 
 lib: $(OUT)/lib/libisagen.a $(OUT)/lib/libisagen.so
 cli: $(OUT)/bin/isa

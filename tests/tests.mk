@@ -6,6 +6,7 @@
 #                test-cxx    generated headers as C++ (g++, clang++); all C with clang
 #                test-new-spec  a spec file and a corpus copied in are all a new spec takes
 #                test-install  make install into a scratch DESTDIR, used from outside
+#                test-speclib  isagen build of a toy spec, loaded by isa --load
 #                test-valgrind  programs that must read nothing uninitialised (valgrind)
 #                test-asan   test-c and test-cli again, built with ASan + UBSan
 
@@ -58,7 +59,7 @@ $(OUT)/asan/lib/libisagen.a: $(ASAN_OBJ_SRC) $(GEN_H) $(RT_HDR)
 
 $(OUT)/asan/bin/isa: $(CLI_SRC) runtime/cli/cli.h $(OUT)/asan/lib/libisagen.a
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ $(CLI_SRC) $(OUT)/asan/lib/libisagen.a -lm
+	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ $(CLI_SRC) $(OUT)/asan/lib/libisagen.a -lm -ldl
 
 $(OUT)/asan/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/asan/lib/libisagen.a tests/unit/*.h
 	@mkdir -p $(@D)
@@ -95,6 +96,10 @@ test-asan: $(OUT)/asan/unit-tests $(OUT)/asan/bin/isa
 test-install: all
 	$(PYTHON) -m unittest tests.build.test_install $(if $(VERBOSE),-v,)
 
+# a spec that is not in xml/, built by isagen build and loaded by isa --load
+test-speclib: $(OUT)/bin/isa
+	ISAGEN_OUT=$(abspath $(OUT)) $(PYTHON) -m unittest tests.build.test_speclib $(if $(VERBOSE),-v,)
+
 # tests/valgrind/*.c: programs over the generated headers that valgrind must
 # find reading nothing uninitialised (switching a struct's variant)
 VALGRIND_TESTS := $(patsubst tests/valgrind/%.c,$(OUT)/tests/valgrind/%,$(wildcard tests/valgrind/*.c))
@@ -109,7 +114,7 @@ test-valgrind: $(VALGRIND_TESTS)
 test-new-spec: $(OUT)/bin/isa $(OUT)/tests/unit-tests
 	ISAGEN_OUT=$(abspath $(OUT)) $(PYTHON) -m unittest tests.build.test_new_spec
 
-check: all test-gen test-cxx test-c test-cli test-new-spec test-install test-valgrind test-asan
+check: all test-gen test-cxx test-c test-cli test-new-spec test-install test-speclib test-valgrind test-asan
 	@echo "make check: all tests passed"
 
 # ---- benchmarks ----

@@ -134,6 +134,28 @@ def write_if_changed(path, text):
             f.write(text)
 
 
+def load_builds(files, schema, all_versions, version):
+    """The specs to generate: each file as of `version` (or its default),
+    or every version of each with all_versions; None, with the problems
+    printed, when one does not load.  Each spec's file is its name alone:
+    generated files are the same from any working directory, and name no
+    path of the machine they were made on."""
+    todo = spec_builds(files, schema) if all_versions else [(p, version) for p in files]
+    specs, failed = [], False
+    for path, v in todo:
+        try:
+            specs.append(load_spec(path, schema, display_name(path), v))
+        except SpecError as e:
+            failed = True
+            for d in e.diagnostics:
+                print(d, file=sys.stderr)
+    if failed:
+        return None
+    for spec, (path, _) in zip(specs, todo):
+        spec.file = os.path.basename(path)
+    return specs
+
+
 def cmd_generate(args):
     """One process for any number of specs: the schema is read and the
     templates compiled once (all nine builds of xml/ take under a second)."""
@@ -141,21 +163,9 @@ def cmd_generate(args):
     if args.version is not None and (len(args.files) != 1 or args.all_versions):
         print("isagen generate: --version takes one FILE (use --all-versions for several)", file=sys.stderr)
         return 2
-    todo = spec_builds(args.files, args.schema) if args.all_versions else [(p, args.version) for p in args.files]
-    specs, failed = [], False
-    for path, v in todo:
-        try:
-            specs.append(load_spec(path, args.schema, display_name(path), v))
-        except SpecError as e:
-            failed = True
-            for d in e.diagnostics:
-                print(d, file=sys.stderr)
-    if failed:
+    specs = load_builds(args.files, args.schema, args.all_versions, args.version)
+    if specs is None:
         return 1
-    for spec, (path, _) in zip(specs, todo):
-        # generated files name the spec file alone: the same output from
-        # any working directory, and no path of the machine it was made on
-        spec.file = os.path.basename(path)
     os.makedirs(args.output, exist_ok=True)
     generator = cgen.Generator()
     for spec in specs:
@@ -164,6 +174,20 @@ def cmd_generate(args):
     if args.registry:
         os.makedirs(os.path.dirname(args.registry) or ".", exist_ok=True)
         write_if_changed(args.registry, cgen.registry([s.name for s in specs]))
+    return 0
+
+
+def cmd_build(args):
+    """A spec library for isa --load (speclib.py)."""
+    from . import speclib
+    specs = load_builds(args.files, args.schema, args.all_versions, None)
+    if specs is None:
+        return 1
+    try:
+        speclib.build(specs, args.output)
+    except speclib.BuildError as e:
+        print(f"isagen build: {e}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -440,6 +464,11 @@ def main(argv=None):
     specs.add_argument("files", nargs="+", metavar="FILE")
     specs.add_argument("--make", action="store_true", help="as make variables SPECS and SPEC_PREFIXES")
     specs.set_defaults(func=cmd_specs)
+    bld = sub.add_parser("build", help="compile specs into a shared library for isa --load")
+    bld.add_argument("files", nargs="+", metavar="FILE")
+    bld.add_argument("-o", "--output", required=True, help="the library to write (LIB.so)")
+    bld.add_argument("--all-versions", action="store_true", help="every version of each FILE, each its own spec")
+    bld.set_defaults(func=cmd_build)
     reg = sub.add_parser("registry", help="write the C table of compiled-in specs")
     reg.add_argument("names", nargs="*", help="spec names")
     reg.add_argument("-o", "--output", required=True)

@@ -73,7 +73,7 @@ def build_specs(specs, names, tmp):
     exe = os.path.join(tmp, "isa")
     cc = os.environ.get("CC", "cc")
     r = subprocess.run([cc, "-std=c11", "-O0", "-w", "-I", os.path.join(RUNTIME, "include"), "-I", gen, "-o", exe]
-                       + sources + ["-lm"], capture_output=True, text=True)
+                       + sources + ["-lm", "-ldl"], capture_output=True, text=True)
     if r.returncode:
         raise CorpusError(f"cannot build the decoders ({cc}):\n{r.stderr.strip()[:2000]}")
     return exe

@@ -12,8 +12,19 @@ enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
 #define MAX_SPEC_OPTIONS 8
 
+#define MAX_LOADED 8
+
+/* The specs of a library given with --load */
+struct loaded_specs {
+   const char *path;
+   const struct isa_spec *const *specs;
+   unsigned n;
+};
+
 struct options {
    const struct isa_spec *spec;
+   struct loaded_specs loaded[MAX_LOADED]; /* --load, looked up first */
+   unsigned n_loaded;
    /* --NAME VALUE pairs for the spec's <option>s, and the values they give
     * (defaults for the others): spec_options[k] is option k */
    const char *opt_name[MAX_SPEC_OPTIONS], *opt_value[MAX_SPEC_OPTIONS];
@@ -72,6 +83,13 @@ bool line_reader_init(struct line_reader *r, FILE *fp, void (*before_wait)(void 
  * r->failed. */
 char *line_reader_next(struct line_reader *r, size_t *len);
 void line_reader_fini(struct line_reader *r);
+
+/* load.c */
+/* Add the specs of the library at path (isagen build); false with a
+ * message in err when it cannot be loaded or is not one. */
+bool load_specs(struct options *o, const char *path, char *err, size_t errsize);
+/* The spec of that name: a loaded one first, then the compiled-in ones. */
+const struct isa_spec *find_spec(const struct options *o, const char *name);
 
 /* dis.c */
 int cmd_dis(const struct options *o);

@@ -19,10 +19,11 @@ static const char usage[] =
    "exit status: 0 ok, 1 invalid input (or check found errors), 2 usage\n";
 
 static const char usage_list[] =
-   "usage: isa list\n"
+   "usage: isa list [--load LIB.so]...\n"
    "\n"
    "The specs compiled in, one a line (NAME, title, source file, version), each\n"
-   "with its options (--NAME VALUE...) and their values.\n";
+   "with its options (--NAME VALUE...) and their values; first those of the\n"
+   "libraries given with --load.\n";
 
 #define INPUT_HELP                                                                 \
    "INPUT is one of:\n"                                                            \
@@ -38,7 +39,9 @@ static const char usage_list[] =
    "                                container is unwrapped); N decimal or 0x hex\n"   \
    "  --base ADDR                   add ADDR to the offsets printed\n"               \
    "  --OPTION VALUE                a spec's option, e.g. --gpu t720 (isa list\n"    \
-   "                                shows them)\n"
+   "                                shows them)\n"                                  \
+   "  --load LIB.so                 also the specs of a library built by\n"          \
+   "                                isagen build (looked up first)\n"
 
 static const char usage_dis[] =
    "usage: isa dis --isa NAME [OPTIONS] INPUT\n"
@@ -241,25 +244,38 @@ static bool parse_number(const char *s, uint64_t *v)
    return *end == '\0';
 }
 
-static int cmd_list(void)
+static void list_one(const struct isa_spec *spec, int width, const char *from)
+{
+   printf("%-*s %s (%s%s%s)%s%s\n", width, spec->name, spec->title, spec->source, spec->version[0] ? ", version " : "",
+          spec->version, from ? " from " : "", from ? from : "");
+   for (unsigned k = 0; k < spec->n_options; k++) {
+      const struct isa_option *opt = &spec->options[k];
+      printf("%-*s  --%s ", width, "", opt->name);
+      for (unsigned v = 0; v < opt->n_values; v++)
+         printf("%s%s%s", v ? "|" : "", opt->value_names[v], opt->values[v] == opt->def ? " (default)" : "");
+      printf("\n");
+   }
+}
+
+/* The specs of the --load libraries (with where they come from), then
+ * those compiled in */
+static int cmd_list(const struct options *o)
 {
    unsigned n, i;
    int width = 10;
    const struct isa_spec *const *specs = isa_specs(&n);
+   for (unsigned k = 0; k < o->n_loaded; k++)
+      for (i = 0; i < o->loaded[k].n; i++)
+         if ((int)strlen(o->loaded[k].specs[i]->name) > width)
+            width = (int)strlen(o->loaded[k].specs[i]->name);
    for (i = 0; i < n; i++)
       if ((int)strlen(specs[i]->name) > width)
          width = (int)strlen(specs[i]->name);
-   for (i = 0; i < n; i++) {
-      printf("%-*s %s (%s%s%s)\n", width, specs[i]->name, specs[i]->title, specs[i]->source,
-             specs[i]->version[0] ? ", version " : "", specs[i]->version);
-      for (unsigned k = 0; k < specs[i]->n_options; k++) {
-         const struct isa_option *opt = &specs[i]->options[k];
-         printf("%-*s  --%s ", width, "", opt->name);
-         for (unsigned v = 0; v < opt->n_values; v++)
-            printf("%s%s%s", v ? "|" : "", opt->value_names[v], opt->values[v] == opt->def ? " (default)" : "");
-         printf("\n");
-      }
-   }
+   for (unsigned k = 0; k < o->n_loaded; k++)
+      for (i = 0; i < o->loaded[k].n; i++)
+         list_one(o->loaded[k].specs[i], width, o->loaded[k].path);
+   for (i = 0; i < n; i++)
+      list_one(specs[i], width, NULL);
    return EXIT_OK;
 }
 
@@ -288,7 +304,8 @@ int main(int argc, char **argv)
    for (i = 2; i < argc; i++) {
       const char *a = argv[i];
       /* the options that take a value, as --NAME VALUE or --NAME=VALUE */
-      static const char *const valued[] = {"--isa", "--hex", "--batch", "--input", "--start", "--stop", "--base"};
+      static const char *const valued[] = {"--isa", "--hex", "--batch", "--input", "--start", "--stop", "--base",
+                                          "--load"};
       const char *value = NULL, *eq = strchr(a, '=');
       size_t k, len = eq && a[0] == '-' ? (size_t)(eq - a) : strlen(a);
       for (k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -298,8 +315,8 @@ int main(int argc, char **argv)
          fputs(command_usage(cmd), stdout);
          return EXIT_OK;
       }
-      if (!strcmp(cmd, "list"))
-         return usage_error("list takes no arguments (got '%s')", a);
+      if (!strcmp(cmd, "list") && strncmp(a, "--load", 6))
+         return usage_error("list takes no arguments but --load (got '%s')", a);
       if (k < sizeof valued / sizeof valued[0]) {
          char opt[16];
          snprintf(opt, sizeof opt, "%.*s", (int)len, a);
@@ -309,7 +326,13 @@ int main(int argc, char **argv)
             value = argv[++i];
          else
             return usage_error("%s needs a value", opt);
-         if (!strcmp(opt, "--isa")) {
+         if (!strcmp(opt, "--load")) {
+            char err[600];
+            if (!load_specs(&o, value, err, sizeof err)) {
+               fprintf(stderr, "isa: %s\n", err);
+               return EXIT_USAGE;
+            }
+         } else if (!strcmp(opt, "--isa")) {
             isa_name = value;
          } else if (!strcmp(opt, "--hex")) {
             o.hex = value;
@@ -350,10 +373,10 @@ int main(int argc, char **argv)
       }
    }
    if (!strcmp(cmd, "list"))
-      return cmd_list();
+      return cmd_list(&o);
    if (!isa_name)
       return usage_error("%s needs --isa NAME (see 'isa list')", cmd);
-   o.spec = isa_spec_find(isa_name);
+   o.spec = find_spec(&o, isa_name);
    if (!o.spec) {
       char near[200], what[400];
       suggest_specs(isa_name, near, sizeof near);

@@ -3,7 +3,8 @@ it: a program built outside the tree with `pkg-config --cflags --libs
 isagen` (shared, with the library found by its soname) and against
 libisagen.a, the installed isa and isagen run from where they were
 installed (isagen generating C for a spec that is not in xml/, which then
-compiles and runs against the installed library), and make uninstall
+compiles and runs against the installed library, and building it into a
+library the installed isa loads), and make uninstall
 removing every file install wrote.
 
 The expected texts are not isagen's output pasted back: nv-sph's is what
@@ -173,6 +174,13 @@ class Install(unittest.TestCase):
                     + [os.path.join(self.root, "lib", "libisagen.a"), "-lm"])
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(run([exe]).stdout, "add r1, r5, #7\n")
+            # and as a library the installed isa loads (from the runtime sources installed with isagen)
+            lib = os.path.join(d, "toy.so")
+            r = run([isagen, "build", spec, "-o", lib], env=env, cwd="/")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            r = run([os.path.join(self.root, "bin", "isa"), "dis", "--load", lib, "--isa", "toy-varlen",
+                     "--hex", "8ea0a003"])
+            self.assertEqual((r.returncode, r.stdout), (0, "add r1, r5, #7\n"))
 
     def test_uninstall_removes_every_file(self):
         dest = os.path.join(self.scratch, "again")

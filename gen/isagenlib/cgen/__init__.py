@@ -193,7 +193,9 @@ def generate(spec):
     return Generator().generate(spec)
 
 
-def registry(names):
-    """isagen_specs.c: the table of specs compiled into the library."""
+def registry(names, plugin=False):
+    """isagen_specs.c: the table of specs compiled into the library (with
+    plugin, also the entry point of a spec library for isa --load)."""
     tpl = template_lookup().get_template("registry.c.mako")
-    return tpl.render(prefixes=[c_prefix(n) for n in names], isagen_version=version.version()).rstrip("\n") + "\n"
+    return tpl.render(prefixes=[c_prefix(n) for n in names], isagen_version=version.version(),
+                      plugin=plugin).rstrip("\n") + "\n"

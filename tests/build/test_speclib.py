@@ -1,0 +1,64 @@
+"""A spec of one's own in isa without rebuilding it: `isagen build` compiles
+a spec file that is not in xml/ (the toy tests/specs/toy-varlen.xml) into a
+library, and `isa --load LIB` lists, disassembles and checks with it.
+
+The expected texts are derived by hand from the toy's display templates
+(the records of tests/build/test_new_spec.py), not printed by isagen."""
+import os
+import subprocess
+import tempfile
+import unittest
+
+from tests.build.test_new_spec import RECORDS
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+OUT = os.environ.get("ISAGEN_OUT", os.path.join(ROOT, "out"))
+ISA = os.path.join(OUT, "bin", "isa")
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+class SpecLibrary(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.lib = os.path.join(cls.tmp.name, "toy.so")
+        r = run([os.path.join(ROOT, "gen", "isagen"), "build", os.path.join(ROOT, "tests", "specs", "toy-varlen.xml"),
+                 "-o", cls.lib])
+        assert r.returncode == 0, r.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_the_library_exports_its_entry_point_alone(self):
+        syms = run(["nm", "-D", "--defined-only", self.lib]).stdout.split()
+        self.assertEqual([s for s in syms if not s.startswith("0") and len(s) > 1], ["isagen_plugin_specs"])
+
+    def test_isa_lists_disassembles_and_checks_with_it(self):
+        out = run([ISA, "list", "--load", self.lib]).stdout.splitlines()
+        self.assertTrue(out[0].startswith("toy-varlen "), out[0])
+        self.assertTrue(out[0].endswith(" from " + self.lib), out[0])
+        self.assertTrue(any(line.startswith("nv-sph ") for line in out), "the compiled-in specs are still there")
+        for rec in RECORDS:
+            r = run([ISA, "dis", "--load", self.lib, "--isa", "toy-varlen", "--hex", rec["hex"]])
+            self.assertEqual((r.returncode, r.stdout.rstrip("\n")), (0, rec["text"]), rec["id"])
+        r = run([ISA, "check", "--isa", "toy-varlen", "--load", self.lib, "--hex", "8ea0a003"])
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+
+    def test_what_cannot_be_loaded_is_said(self):
+        cases = [("toy.so", "give a path (./toy.so"),
+                 (os.path.join(self.tmp.name, "none.so"), "No such file"),
+                 (os.path.join(OUT, "lib", "libisagen.so"), "not a spec library")]
+        for path, message in cases:
+            r = run([ISA, "dis", "--isa", "toy-varlen", "--load", path, "--hex", "0001"])
+            self.assertEqual(r.returncode, 2, path)
+            self.assertIn(message, r.stderr, path)
+        r = run([ISA, "dis", "--isa", "toy-varlen", "--hex", "0001"])
+        self.assertEqual(r.returncode, 2, "without --load the spec is unknown")
+
+
+if __name__ == "__main__":
+    unittest.main()
