@@ -163,17 +163,25 @@ def cmd_generate(args):
     if args.version is not None and (len(args.files) != 1 or args.all_versions):
         print("isagen generate: --version takes one FILE (use --all-versions for several)", file=sys.stderr)
         return 2
+    if args.prefix is not None:
+        problem = cgen.names.prefix_problem(args.prefix)
+        if problem is None and (len(args.files) != 1 or args.all_versions):
+            problem = "--prefix names one spec's C: give one FILE, without --all-versions"
+        if problem:
+            print(f"isagen generate: {problem}", file=sys.stderr)
+            return 2
     specs = load_builds(args.files, args.schema, args.all_versions, args.version)
     if specs is None:
         return 1
     os.makedirs(args.output, exist_ok=True)
     generator = cgen.Generator()
     for spec in specs:
-        for name, text in generator.generate(spec).items():
+        for name, text in generator.generate(spec, args.prefix).items():
             write_if_changed(os.path.join(args.output, name), text)
     if args.registry:
         os.makedirs(os.path.dirname(args.registry) or ".", exist_ok=True)
-        write_if_changed(args.registry, cgen.registry([s.name for s in specs]))
+        write_if_changed(args.registry, cgen.registry([s.name for s in specs],
+                                                      prefixes=[args.prefix] if args.prefix else None))
     return 0
 
 
@@ -459,6 +467,8 @@ def main(argv=None):
     gen.add_argument("--version", help="the spec as of this version (default: the spec's default version)")
     gen.add_argument("--all-versions", action="store_true", help="every version of each FILE, each its own spec")
     gen.add_argument("--registry", metavar="FILE", help="also write the C table of the specs generated (isagen_specs.c)")
+    gen.add_argument("--prefix", metavar="NAME", help="start every C name (and NAME.h, NAME.c) with NAME instead of "
+                                                      "the spec's name: two builds of a spec in one program")
     gen.set_defaults(func=cmd_generate)
     specs = sub.add_parser("specs", help="list the specs (and versions) the files build")
     specs.add_argument("files", nargs="+", metavar="FILE")

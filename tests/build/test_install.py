@@ -182,6 +182,30 @@ class Install(unittest.TestCase):
                      "--hex", "8ea0a003"])
             self.assertEqual((r.returncode, r.stdout), (0, "add r1, r5, #7\n"))
 
+    def test_two_builds_of_one_spec_link_into_one_program(self):
+        # the spec's own prefix and one given with --prefix: no name of one
+        # is a name of the other, so both link together and agree
+        isagen = os.path.join(self.root, "bin", "isagen")
+        spec = os.path.join(ROOT, "tests", "specs", "toy-varlen.xml")
+        program = TOY_PROGRAM.replace("int main(void)", "static int main_of_toy(void)") + \
+            TOY_PROGRAM.replace("toy_varlen", "other_toy").replace("int main(void)", "static int main_of_other(void)") + \
+            "int main(void) { return main_of_toy() | main_of_other(); }\n"
+        with tempfile.TemporaryDirectory() as d:
+            for extra in ([], ["--prefix", "other_toy"]):
+                r = run([isagen, "generate", spec, "-o", d] + extra)
+                self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(sorted(os.listdir(d)), ["other_toy.c", "other_toy.h", "toy_varlen.c", "toy_varlen.h"])
+            with open(os.path.join(d, "other_toy.h")) as f:
+                self.assertNotIn("toy_varlen", f.read())
+            with open(os.path.join(d, "both.c"), "w") as f:
+                f.write(program)
+            exe = os.path.join(d, "both")
+            r = run(["cc", "-std=c11", "-Wall", "-Werror", "-I", d, "-o", exe, os.path.join(d, "both.c"),
+                     os.path.join(d, "toy_varlen.c"), os.path.join(d, "other_toy.c")] + self.pkg_config("--cflags")
+                    + [os.path.join(self.root, "lib", "libisagen.a"), "-lm"])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(run([exe]).stdout, "add r1, r5, #7\n" * 2)
+
     def test_uninstall_removes_every_file(self):
         dest = os.path.join(self.scratch, "again")
         r = run(["make", "-C", ROOT, "install", "DESTDIR=" + dest, "PREFIX=" + PREFIX], env=self.env)

@@ -41,7 +41,7 @@ class Gen:
     """What the templates see as `g`: the spec's C names and the code of
     each job."""
 
-    def __init__(self, spec, lookup):
+    def __init__(self, spec, lookup, prefix=None):
         from .layout import Layout, block_comment_lines, comment, doc_comment
         from .printer import Printer
         from .reflection import Reflection
@@ -51,7 +51,7 @@ class Gen:
         from . import cexpr, cwriter, printer, selection
         self.spec = spec
         self.lookup = lookup
-        self.names = Names(spec)
+        self.names = Names(spec, prefix)
         self.prefix, self.PREFIX = self.names.prefix, self.names.PREFIX
         self.layout = Layout(self.names)
         self.printer = Printer(self.names, self.layout)
@@ -182,9 +182,10 @@ class Generator:
     def __init__(self):
         self.lookup = template_lookup()
 
-    def generate(self, spec):
-        """{file name: text} of a checked spec's C."""
-        g = Gen(spec, self.lookup)
+    def generate(self, spec, prefix=None):
+        """{file name: text} of a checked spec's C; its C names start with
+        `prefix` (default: the spec's name, '-' and '@' as '_')."""
+        g = Gen(spec, self.lookup, prefix)
         return {f"{g.prefix}.h": g.render("spec.h.mako"), f"{g.prefix}.c": g.render("spec.c.mako")}
 
 
@@ -193,9 +194,10 @@ def generate(spec):
     return Generator().generate(spec)
 
 
-def registry(names, plugin=False):
+def registry(names, plugin=False, prefixes=None):
     """isagen_specs.c: the table of specs compiled into the library (with
-    plugin, also the entry point of a spec library for isa --load)."""
+    plugin, also the entry point of a spec library for isa --load); the
+    specs' C prefixes are `prefixes`, or those their names give."""
     tpl = template_lookup().get_template("registry.c.mako")
-    return tpl.render(prefixes=[c_prefix(n) for n in names], isagen_version=version.version(),
+    return tpl.render(prefixes=prefixes or [c_prefix(n) for n in names], isagen_version=version.version(),
                       plugin=plugin).rstrip("\n") + "\n"

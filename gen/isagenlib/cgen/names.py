@@ -53,6 +53,18 @@ def identifier_problem(name):
     return None
 
 
+def prefix_problem(prefix):
+    """Why `prefix` cannot start the C names of a spec (isagen generate
+    --prefix), or None."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", prefix):
+        return f"--prefix '{prefix}': not a C identifier"
+    if prefix.lower() == "isa" or prefix.lower().startswith("isa_"):
+        return f"--prefix '{prefix}': isa_ names are the runtime's"
+    if prefix in C_KEYWORDS or prefix in CXX_KEYWORDS:
+        return f"--prefix '{prefix}': a C or C++ keyword"
+    return None
+
+
 def c_prefix(spec_name):
     """'nv-sph' -> 'nv_sph'; a version's spec 'tgsi@mesa-7.10' -> 'tgsi_mesa_7_10'."""
     return re.sub(r"[^A-Za-z0-9_]", "_", spec_name)
@@ -75,9 +87,9 @@ def count_member(item):
 class Names:
     """The C names of one spec's entities."""
 
-    def __init__(self, spec):
+    def __init__(self, spec, prefix=None):
         self.spec = spec
-        self.prefix = c_prefix(spec.name)
+        self.prefix = prefix or c_prefix(spec.name)
         self.PREFIX = self.prefix.upper()
 
     # ---- types and their functions
