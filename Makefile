@@ -41,7 +41,7 @@ PYTHON  := gen/python
 # Debian packages the build and the tests need; `make` installs missing
 # ones when run as root and names them otherwise.
 DEB_PACKAGES := python3 python3-mako python3-lxml libcriterion-dev pkg-config gcc g++ clang make libclang-rt-14-dev \
-                valgrind chromium fonts-liberation
+                valgrind cmake meson ninja-build chromium fonts-liberation
 
 GEN_DEPS := $(wildcard gen/isagenlib/*.py gen/isagenlib/*/*.py) $(wildcard gen/templates/*.mako) gen/isagen gen/python \
             xml/isagen.rng runtime/include/isagen/core.h
@@ -65,7 +65,7 @@ CLI_SRC := $(wildcard runtime/cli/*.c)
 LIB_OBJ := $(RT_SRC:runtime/src/%.c=$(OUT)/obj/rt/%.o) $(GEN_C:$(OUT)/gen/%.c=$(OUT)/obj/gen/%.o)
 CLI_OBJ := $(CLI_SRC:runtime/cli/%.c=$(OUT)/obj/cli/%.o)
 
-.PHONY: all deps lib cli headers install uninstall docs docs-screenshots spec-review check test-gen test-c test-cli test-new-spec test-install test-speclib test-valgrind test-asan test-cxx bench fuzz clean
+.PHONY: all deps lib cli headers install uninstall docs docs-screenshots spec-review check test-gen test-c test-cli test-new-spec test-install test-speclib test-embedding test-valgrind test-asan test-cxx bench fuzz clean
 .DELETE_ON_ERROR:
 
 all: deps lib cli headers

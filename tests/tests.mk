@@ -7,6 +7,7 @@
 #                test-new-spec  a spec file and a corpus copied in are all a new spec takes
 #                test-install  make install into a scratch DESTDIR, used from outside
 #                test-speclib  isagen build of a toy spec, loaded by isa --load
+#                test-embedding  docs/embedding.md's Make, CMake and Meson recipes, built and run
 #                test-valgrind  programs that must read nothing uninitialised (valgrind)
 #                test-asan   test-c and test-cli again, built with ASan + UBSan
 
@@ -100,6 +101,10 @@ test-install: all
 test-speclib: $(OUT)/bin/isa
 	ISAGEN_OUT=$(abspath $(OUT)) $(PYTHON) -m unittest tests.build.test_speclib $(if $(VERBOSE),-v,)
 
+# docs/embedding.md's recipes against an install under a scratch prefix
+test-embedding: all
+	$(PYTHON) -m unittest tests.build.test_embedding $(if $(VERBOSE),-v,)
+
 # tests/valgrind/*.c: programs over the generated headers that valgrind must
 # find reading nothing uninitialised (switching a struct's variant)
 VALGRIND_TESTS := $(patsubst tests/valgrind/%.c,$(OUT)/tests/valgrind/%,$(wildcard tests/valgrind/*.c))
@@ -114,7 +119,8 @@ test-valgrind: $(VALGRIND_TESTS)
 test-new-spec: $(OUT)/bin/isa $(OUT)/tests/unit-tests
 	ISAGEN_OUT=$(abspath $(OUT)) $(PYTHON) -m unittest tests.build.test_new_spec
 
-check: all test-gen test-cxx test-c test-cli test-new-spec test-install test-speclib test-valgrind test-asan
+check: all test-gen test-cxx test-c test-cli test-new-spec test-install test-speclib test-embedding test-valgrind \
+       test-asan
 	@echo "make check: all tests passed"
 
 # ---- benchmarks ----
