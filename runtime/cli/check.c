@@ -37,6 +37,7 @@ int cmd_check(const struct options *o)
    struct isa_findings findings;
    struct isa_cursor cur = {0};
    int status = EXIT_OK;
+   size_t released = 0;
    if (!load_input(o, &in))
       return EXIT_INVALID;
    isa_out_file(&out, stdout);
@@ -55,6 +56,10 @@ int cmd_check(const struct options *o)
    }
    cur.options = o->spec_options;
    while (status == EXIT_OK) {
+      if (cur.offset - released >= ((size_t)4 << 20)) { /* memory flat however long the input */
+         bytes_release(&in, cur.offset);
+         released = cur.offset;
+      }
       struct isa_error err;
       struct isa_ctx ctx;
       int r;

@@ -50,9 +50,14 @@ static inline uint64_t shown_offset(const struct options *o, uint64_t offset)
 }
 
 /* input.c */
+/* A program's bytes: data[0, len), inside the storage at base (size
+ * bytes), which is the heap or, for a file, a read-only mapping of it. */
 struct bytes {
-   uint8_t *data;
+   const uint8_t *data;
    size_t len;
+   void *base;
+   size_t size;
+   bool mapped;
 };
 /* Parse hex text: bytes in memory order, two digits each, in groups that
  * whitespace or , ; : may separate and 0x may start (never inside a byte).
@@ -60,8 +65,13 @@ struct bytes {
 bool parse_hex(const char *text, size_t n, struct bytes *out, char *err, size_t errsize);
 /* The same into dst, which has room for n / 2 bytes; *len gets their number. */
 bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *err, size_t errsize);
-/* Read a whole file ("-" is stdin). */
+/* A whole file ("-" is stdin): a regular file is mapped, so that its
+ * pages are read as the decoder gets to them and can be let go behind it
+ * (bytes_release); anything else is read into memory. */
 bool read_file(const char *path, struct bytes *out, char *err, size_t errsize);
+/* The decoder is done with data[0, upto): a mapped file's pages there are
+ * dropped from memory (read again from the file should they be needed). */
+void bytes_release(const struct bytes *b, size_t upto);
 void bytes_free(struct bytes *b);
 /* Lines of a stream, read a block at a time with read(2): it returns what
  * a pipe holds, so a line is answered as soon as it arrives, and just

@@ -7,6 +7,8 @@
 #include "cli.h"
 
 #define TEXT_CAP (256 * 1024)
+/* A mapped input's pages behind the decoder are let go this often */
+#define RELEASE_STEP ((size_t)4 << 20)
 
 struct json_fields {
    struct isa_out *out;
@@ -99,6 +101,7 @@ int disassemble(const struct options *o, const struct bytes *in, struct isa_out 
 {
    const struct isa_spec *spec = o->spec;
    const bool offsets = o->offsets;
+   size_t released = 0;
    char *text = json ? (char *)malloc(TEXT_CAP) : NULL;
    struct isa_cursor cur; /* not cleared: over 1 KiB, and isa_cursor_init sets what it uses */
    int status = ISA_OK;
@@ -121,6 +124,10 @@ int disassemble(const struct options *o, const struct bytes *in, struct isa_out 
    }
    cur.options = o->spec_options;
    while (status == ISA_OK) {
+      if (cur.offset - released >= RELEASE_STEP) { /* memory flat however long the input */
+         bytes_release(in, cur.offset);
+         released = cur.offset;
+      }
       struct isa_error err;
       struct isa_ctx ctx;
       const void *obj;
@@ -239,8 +246,9 @@ static int batch(const struct options *o)
          bytes = grown;
          bytes_cap = len / 2 + 1;
       }
+      memset(&in, 0, sizeof in); /* a view of `bytes`, which the loop owns */
       in.data = bytes;
-      if (!hex_to_bytes(line, len, in.data, &in.len, msg, sizeof msg))
+      if (!hex_to_bytes(line, len, bytes, &in.len, msg, sizeof msg))
          in.data = NULL; /* not hex: the line is echoed escaped */
       ok = in.data && unwrap(o->spec, &in, msg, sizeof msg);
       if (ok) {

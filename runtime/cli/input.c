@@ -1,9 +1,12 @@
 /* Reading programs: hex text, files, standard input. */
-#define _POSIX_C_SOURCE 200809L /* fileno, read */
+#define _POSIX_C_SOURCE 200809L /* fileno, read, mmap */
+#define _DEFAULT_SOURCE         /* madvise: POSIX_MADV_DONTNEED does nothing on Linux */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -136,69 +139,119 @@ bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *e
 
 bool parse_hex(const char *text, size_t n, struct bytes *out, char *err, size_t errsize)
 {
-   out->data = (uint8_t *)malloc(n / 2 + 1);
-   out->len = 0;
-   if (!out->data) {
+   uint8_t *buf = (uint8_t *)malloc(n / 2 + 1);
+   size_t len = 0;
+   memset(out, 0, sizeof *out);
+   if (!buf) {
       snprintf(err, errsize, "out of memory");
       return false;
    }
-   if (!hex_to_bytes(text, n, out->data, &out->len, err, errsize)) {
-      bytes_free(out);
+   if (!hex_to_bytes(text, n, buf, &len, err, errsize)) {
+      free(buf);
       return false;
    }
+   out->data = buf;
+   out->len = len;
+   out->base = buf;
+   out->size = n / 2 + 1;
+   return true;
+}
+
+/* A regular file of at least one byte, mapped read-only; false (with
+ * nothing done) when it is not one or cannot be mapped. */
+static bool map_file(FILE *fp, struct bytes *out)
+{
+   struct stat st;
+   void *p;
+   int fd = fileno(fp);
+   if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+       (uint64_t)st.st_size > SIZE_MAX)
+      return false;
+   p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+   if (p == MAP_FAILED)
+      return false;
+   (void)posix_madvise(p, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
+   out->data = (const uint8_t *)p;
+   out->len = out->size = (size_t)st.st_size;
+   out->base = p;
+   out->mapped = true;
    return true;
 }
 
 bool read_file(const char *path, struct bytes *out, char *err, size_t errsize)
 {
    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-   size_t cap = 4096;
-   out->len = 0;
-   out->data = NULL;
+   size_t cap = 4096, len = 0;
+   uint8_t *buf;
+   memset(out, 0, sizeof *out);
    if (!fp) {
       snprintf(err, errsize, "cannot open %s", path);
       return false;
    }
-   out->data = (uint8_t *)malloc(cap);
-   while (out->data) {
-      size_t n = fread(out->data + out->len, 1, cap - out->len, fp);
-      out->len += n;
+   if (map_file(fp, out)) {
+      if (fp != stdin)
+         fclose(fp); /* the mapping stays */
+      return true;
+   }
+   buf = (uint8_t *)malloc(cap);
+   while (buf) {
+      size_t n = fread(buf + len, 1, cap - len, fp);
+      len += n;
       if (n == 0)
          break;
-      if (out->len == cap) {
-         uint8_t *bigger = (uint8_t *)realloc(out->data, cap * 2);
+      if (len == cap) {
+         uint8_t *bigger = (uint8_t *)realloc(buf, cap * 2);
          if (!bigger) {
-            free(out->data);
-            out->data = NULL;
+            free(buf);
+            buf = NULL;
             break;
          }
-         out->data = bigger;
+         buf = bigger;
          cap *= 2;
       }
    }
-   if (!out->data) {
-      snprintf(err, errsize, "out of memory reading %s", path);
+   if (!buf || ferror(fp)) {
+      if (buf)
+         snprintf(err, errsize, "cannot read %s", path);
+      else
+         snprintf(err, errsize, "out of memory reading %s", path);
+      free(buf);
       if (fp != stdin)
          fclose(fp);
-      return false;
-   }
-   if (ferror(fp)) {
-      snprintf(err, errsize, "cannot read %s", path);
-      if (fp != stdin)
-         fclose(fp);
-      bytes_free(out);
       return false;
    }
    if (fp != stdin)
       fclose(fp);
+   out->data = buf;
+   out->len = len;
+   out->base = buf;
+   out->size = cap;
    return true;
+}
+
+void bytes_release(const struct bytes *b, size_t upto)
+{
+   long page = sysconf(_SC_PAGESIZE);
+   uintptr_t from = (uintptr_t)b->base, to = (uintptr_t)(b->data + upto);
+   if (!b->mapped || page <= 0)
+      return;
+   to -= to % (uintptr_t)page; /* whole pages only */
+#ifdef MADV_DONTNEED
+   if (to > from) /* a read-only private mapping: its pages come back from the file */
+      (void)madvise(b->base, (size_t)(to - from), MADV_DONTNEED);
+#else
+   (void)from;
+   (void)to;
+#endif
 }
 
 void bytes_free(struct bytes *b)
 {
-   free(b->data);
-   b->data = NULL;
-   b->len = 0;
+   if (b->mapped)
+      munmap(b->base, b->size);
+   else
+      free(b->base);
+   memset(b, 0, sizeof *b);
 }
 
 bool line_reader_init(struct line_reader *r, FILE *fp, void (*before_wait)(void *), void *user)

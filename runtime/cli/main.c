@@ -114,19 +114,19 @@ bool unwrap(const struct isa_spec *spec, struct bytes *in, char *msg, size_t msg
          snprintf(msg, msgsize, "damaged %s container: %s", spec->containers[i].name, detail);
          return false;
       }
-      memmove(in->data, in->data + off, size);
+      in->data += off; /* the payload, in place */
       in->len = size;
       return true;
    }
    return true;
 }
 
-/* Binary input that is all hex digits and whitespace was most likely meant
- * as hex text. */
+/* Binary input that starts with nothing but hex digits and whitespace was
+ * most likely meant as hex text. */
 static bool looks_like_hex(const struct bytes *in)
 {
    size_t digits = 0;
-   for (size_t i = 0; i < in->len; i++) {
+   for (size_t i = 0; i < in->len && i < 65536; i++) { /* the start says enough, and a big file stays unread */
       uint8_t c = in->data[i];
       if ((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))
          digits++;
@@ -170,9 +170,9 @@ bool load_input(const struct options *o, struct bytes *in)
       bytes_free(in);
       ok = false;
    }
-   if (ok) { /* the bytes [start, stop) */
+   if (ok) { /* the bytes [start, stop), in place */
       size_t end = o->have_stop ? (size_t)o->stop : in->len;
-      memmove(in->data, in->data + o->start, end - (size_t)o->start);
+      in->data += o->start;
       in->len = end - (size_t)o->start;
    }
    if (!ok)

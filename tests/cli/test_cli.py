@@ -4,6 +4,7 @@ import os
 import re
 import select
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -305,6 +306,29 @@ class Habits(unittest.TestCase):
             code, _, err = isa("dis", "--isa", "agx-g13", "--hex", bad)
             self.assertEqual(code, 1, bad)
             self.assertIn("hex", err)
+
+    def test_memory_stays_flat_however_long_the_file(self):
+        # 64 MiB of zeros (4 Mi Lima GP instructions) through dis and check
+        # use about what one instruction does: a file is mapped, read in
+        # order and let go behind the decoder
+        probe = ("import resource, subprocess, sys\n"
+                 "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)\n"
+                 "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+
+        def peak_kib(*args):
+            r = subprocess.run([sys.executable, "-c", probe, ISA] + list(args), capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return int(r.stdout)
+
+        with tempfile.TemporaryDirectory() as d:
+            small, big = os.path.join(d, "small.bin"), os.path.join(d, "big.bin")
+            for path, size in ((small, 16), (big, 64 << 20)):
+                with open(path, "wb") as f:
+                    f.truncate(size)
+            for cmd in ("dis", "check"):
+                base, peak = peak_kib(cmd, "--isa", "lima-gp", small), peak_kib(cmd, "--isa", "lima-gp", big)
+                self.assertLess(peak - base, 24 << 10, "%s: %d KiB for one instruction, %d KiB for 64 MiB"
+                                % (cmd, base, peak))
 
     def test_an_elf_file_is_refused_with_a_way_out(self):
         with tempfile.TemporaryDirectory() as d:
