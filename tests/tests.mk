@@ -157,6 +157,19 @@ $(OUT)/fuzz/fuzz-hex-input: tests/fuzz/fuzz_hex.c runtime/cli/input.c runtime/cl
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_hex.c runtime/cli/input.c
 
+$(OUT)/fuzz/fuzz-elf-input: tests/fuzz/fuzz_elf.c runtime/cli/elf.c runtime/cli/cli.h $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_elf.c runtime/cli/elf.c
+
+# seeds: the same eight bytes of AGX code as ELF files of each class and byte order
+$(OUT)/fuzz/seeds-elf-input/.done:
+	@mkdir -p $(@D)
+	printf '\142\002\075\023\052\005\304\061' > $(@D)/code.bin
+	objcopy -I binary -O elf64-x86-64 --rename-section .data=.text $(@D)/code.bin $(@D)/le64
+	objcopy -I binary -O elf32-big --rename-section .data=.text $(@D)/code.bin $(@D)/be32
+	rm $(@D)/code.bin
+	@touch $@
+
 $(OUT)/fuzz/seeds-hex-input/.done:
 	@mkdir -p $(@D)
 	printf '6104020000' > $(@D)/plain
@@ -170,8 +183,8 @@ $(OUT)/fuzz/seeds-%/.done: tests/fuzz/seeds.py tests/corpora.py $(CORPUS_FILES) 
 	@touch $@
 
 fuzz: $(SPECS:%=$(OUT)/fuzz/fuzz-%) $(SPECS:%=$(OUT)/fuzz/seeds-%/.done) $(OUT)/fuzz/fuzz-hex-input \
-      $(OUT)/fuzz/seeds-hex-input/.done
-	@set -e; for s in $(SPECS) hex-input; do \
+      $(OUT)/fuzz/seeds-hex-input/.done $(OUT)/fuzz/fuzz-elf-input $(OUT)/fuzz/seeds-elf-input/.done
+	@set -e; for s in $(SPECS) hex-input elf-input; do \
 	  mkdir -p $(OUT)/fuzz/corpus-$$s; \
 	  echo "fuzz: $$s for $(FUZZ_SECONDS) s"; \
 	  $(OUT)/fuzz/fuzz-$$s -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \

@@ -28,7 +28,7 @@ static void emit(void *user, const struct isa_finding *f)
    }
 }
 
-int cmd_check(const struct options *o)
+int cmd_check(struct options *o)
 {
    const struct isa_spec *spec = o->spec;
    struct bytes in;

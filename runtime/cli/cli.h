@@ -40,7 +40,9 @@ struct options {
    bool input_hex;     /* --input hex: FILE and - hold hex text */
    bool have_stop;
    uint64_t start, stop; /* --start, --stop: the bytes [start, stop) of the program */
-   uint64_t base;      /* --base */
+   uint64_t base;      /* --base (or, from an ELF file, its section's address) */
+   bool have_base;
+   const char *section; /* --section: of an ELF file */
 };
 
 /* The offset printed for a unit at `offset` of the (sliced) program */
@@ -94,6 +96,13 @@ bool line_reader_init(struct line_reader *r, FILE *fp, void (*before_wait)(void 
 char *line_reader_next(struct line_reader *r, size_t *len);
 void line_reader_fini(struct line_reader *r);
 
+/* elf.c */
+bool is_elf(const struct bytes *in);
+/* Narrow in to the ELF section `name` (*addr: its address); false with a
+ * message (naming the sections there are) when there is none such, or
+ * with name NULL. */
+bool elf_section(struct bytes *in, const char *name, uint64_t *addr, char *err, size_t errsize);
+
 /* load.c */
 /* Add the specs of the library at path (isagen build); false with a
  * message in err when it cannot be loaded or is not one. */
@@ -102,7 +111,7 @@ bool load_specs(struct options *o, const char *path, char *err, size_t errsize);
 const struct isa_spec *find_spec(const struct options *o, const char *name);
 
 /* dis.c */
-int cmd_dis(const struct options *o);
+int cmd_dis(struct options *o);
 /* Disassemble `in` to `out`, one unit after the other as the spec's
  * stream says.  Returns the status of the first failure (ISA_OK if none)
  * and describes it in msg; *consumed gets the bytes decoded. */
@@ -110,10 +119,12 @@ int disassemble(const struct options *o, const struct bytes *in, struct isa_out 
                 char *msg, size_t msgsize);
 
 /* check.c */
-int cmd_check(const struct options *o);
+int cmd_check(struct options *o);
 
 /* main.c */
-bool load_input(const struct options *o, struct bytes *in);
+/* The program: read, unwrapped from its container or ELF section, cut to
+ * --start/--stop; false with a message on stderr. */
+bool load_input(struct options *o, struct bytes *in);
 bool unwrap(const struct isa_spec *spec, struct bytes *in, char *msg, size_t msgsize);
 void describe_error(const struct isa_spec *spec, size_t offset, const struct isa_error *err, char *buf,
                     size_t size);

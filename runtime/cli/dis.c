@@ -291,7 +291,7 @@ static int batch(const struct options *o)
    return status;
 }
 
-int cmd_dis(const struct options *o)
+int cmd_dis(struct options *o)
 {
    struct bytes in;
    struct isa_out out;

@@ -35,6 +35,8 @@ static const char usage_list[] =
    "\n"                                                                            \
    "input options:\n"                                                              \
    "  --input bin|hex               how FILE and - are read (default bin)\n"        \
+   "  --section NAME                of an ELF file, the section to decode (its\n"   \
+   "                                address is the --base)\n"                        \
    "  --start N, --stop N           only bytes N up to M of the program (after its\n" \
    "                                container is unwrapped); N decimal or 0x hex\n"   \
    "  --base ADDR                   add ADDR to the offsets printed\n"               \
@@ -136,11 +138,11 @@ static bool looks_like_hex(const struct bytes *in)
    return digits >= 2;
 }
 
-bool load_input(const struct options *o, struct bytes *in)
+bool load_input(struct options *o, struct bytes *in)
 {
    char err[400];
    const char *name = o->hex ? "--hex" : strcmp(o->file, "-") ? o->file : "standard input";
-   bool ok;
+   bool ok, elf = false;
    if (o->hex) {
       ok = parse_hex(o->hex, strlen(o->hex), in, err, sizeof err);
    } else {
@@ -149,16 +151,27 @@ bool load_input(const struct options *o, struct bytes *in)
          struct bytes text = *in;
          ok = parse_hex((const char *)text.data, text.len, in, err, sizeof err);
          bytes_free(&text);
-      } else if (ok && in->len >= 4 && !memcmp(in->data, "\x7f" "ELF", 4)) {
-         snprintf(err, sizeof err,
-                  "%s is an ELF file, and isa decodes raw code: extract the section first "
-                  "(objcopy -O binary --only-section=.text %s code.bin)",
-                  name, name);
-         bytes_free(in);
-         ok = false;
+      } else if (ok && is_elf(in)) {
+         uint64_t addr = 0;
+         char why[300];
+         struct bytes file = *in;
+         if (elf_section(in, o->section, &addr, why, sizeof why)) {
+            elf = true;
+            if (!o->have_base)
+               o->base = addr; /* offsets as the section's addresses */
+         } else {
+            snprintf(err, sizeof err, "%s: %s", name, why);
+            bytes_free(&file);
+            ok = false;
+         }
       } else if (ok && looks_like_hex(in)) {
          fprintf(stderr, "isa: note: %s looks like hex text; it is read as binary unless --input hex\n", name);
       }
+   }
+   if (ok && o->section && !elf) {
+      snprintf(err, sizeof err, "--section %s: %s is not an ELF file", o->section, name);
+      bytes_free(in);
+      ok = false;
    }
    if (ok && !unwrap(o->spec, in, err, sizeof err)) {
       bytes_free(in);
@@ -305,7 +318,7 @@ int main(int argc, char **argv)
       const char *a = argv[i];
       /* the options that take a value, as --NAME VALUE or --NAME=VALUE */
       static const char *const valued[] = {"--isa", "--hex", "--batch", "--input", "--start", "--stop", "--base",
-                                          "--load"};
+                                          "--load", "--section"};
       const char *value = NULL, *eq = strchr(a, '=');
       size_t k, len = eq && a[0] == '-' ? (size_t)(eq - a) : strlen(a);
       for (k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -332,6 +345,8 @@ int main(int argc, char **argv)
                fprintf(stderr, "isa: %s\n", err);
                return EXIT_USAGE;
             }
+         } else if (!strcmp(opt, "--section")) {
+            o.section = value;
          } else if (!strcmp(opt, "--isa")) {
             isa_name = value;
          } else if (!strcmp(opt, "--hex")) {
@@ -350,6 +365,7 @@ int main(int argc, char **argv)
                return usage_error("'%s': not a number (decimal, or hex after 0x)", what);
             }
             o.have_stop |= to == &o.stop;
+            o.have_base |= to == &o.base;
          }
       } else if (!strcmp(a, "--json")) {
          o.json = true;
@@ -399,9 +415,9 @@ int main(int argc, char **argv)
       return usage_error("%s", "--batch only applies to dis");
    if (o.batch && (o.hex || o.file))
       return usage_error("%s", "--batch reads its own input; drop --hex and FILE");
-   if (o.batch && (o.input_hex || o.start || o.have_stop || o.base || o.show_bytes))
-      return usage_error("%s", "--batch lines are whole hex programs: --input, --start, --stop, --base and "
-                               "--show-bytes do not apply");
+   if (o.batch && (o.input_hex || o.start || o.have_stop || o.have_base || o.show_bytes || o.section))
+      return usage_error("%s", "--batch lines are whole hex programs: --input, --section, --start, --stop, --base "
+                               "and --show-bytes do not apply");
    if (o.json && o.offsets && !o.batch)
       return usage_error("%s", "--offsets is for text: each --json object has its \"offset\" already");
    if (o.hex && o.input_hex)

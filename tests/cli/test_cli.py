@@ -330,15 +330,34 @@ class Habits(unittest.TestCase):
                 self.assertLess(peak - base, 24 << 10, "%s: %d KiB for one instruction, %d KiB for 64 MiB"
                                 % (cmd, base, peak))
 
-    def test_an_elf_file_is_refused_with_a_way_out(self):
+    def test_an_elf_files_section_by_name(self):
+        # the README's two AGX instructions as the .text of an ELF file of
+        # each class and byte order (objcopy, from binutils, which gcc needs)
+        _, want, _ = isa("dis", "--isa", "agx-g13", "--hex", self.AGX)
         with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "a.out")
-            with open(path, "wb") as f:
-                f.write(b"\x7fELF\x02\x01\x01" + bytes(57))
-            code, out, err = isa("dis", "--isa", "agx-g13", path)
-        self.assertEqual((code, out), (1, ""))
-        self.assertIn("is an ELF file", err)
-        self.assertIn("objcopy -O binary --only-section=.text", err)
+            raw = os.path.join(d, "code.bin")
+            with open(raw, "wb") as f:
+                f.write(bytes.fromhex(self.AGX))
+            for target in ("elf64-x86-64", "elf32-big"):
+                elf = os.path.join(d, target)
+                subprocess.run(["objcopy", "-I", "binary", "-O", target, "--rename-section", ".data=.text", raw, elf],
+                               check=True)
+                self.assertEqual(isa("dis", "--isa", "agx-g13", "--section", ".text", elf)[:2], (0, want), target)
+                code, out, err = isa("dis", "--isa", "agx-g13", elf)
+                self.assertEqual((code, out), (1, ""))
+                self.assertIn("name the section to decode with --section (sections with bytes: .text", err)
+                code, _, err = isa("dis", "--isa", "agx-g13", "--section", ".nope", elf)
+                self.assertIn("no ELF section .nope", err)
+                with open(elf, "rb") as f:
+                    head = f.read(40)
+                with open(os.path.join(d, "cut"), "wb") as f:
+                    f.write(head)
+                code, _, err = isa("dis", "--isa", "agx-g13", "--section", ".text", os.path.join(d, "cut"))
+                self.assertEqual(code, 1)
+                self.assertIn("ELF", err)
+            code, _, err = isa("dis", "--isa", "agx-g13", "--section", ".text", raw)
+            self.assertEqual(code, 1)
+            self.assertIn("is not an ELF file", err)
 
 
 class Check(unittest.TestCase):
