@@ -71,7 +71,9 @@ ${S} {
 #define ${n.macro(s, 'MIN_BITS')} ${min_bits}
 % endif
 
-/* Zero every field, then apply the XML defaults. */
+/* Zero every field, then apply the XML defaults and set the bits of fields
+ * that the encoding fixes to one (a <fixed shared="true">), so that the
+ * result encodes as it is. */
 static inline void ${name(s, 'init')}(${S} *v)
 {
    memset(v, 0, sizeof *v);
@@ -79,6 +81,13 @@ static inline void ${name(s, 'init')}(${S} *v)
 %   if isinstance(leaf, L.Leaf) and leaf.field.default:
    ${leaf.c} = (${L.ctype(leaf.field)})${leaf.field.default};
 %   endif
+% endfor
+% for fx in [m for m in s.fields if m.shared_bits]:
+%   for f, k, bit in fx.shared_bits:
+%     if bit:
+   v->${f.name} = (${L.ctype(f)})(v->${f.name} | (1u << ${k})); /* fixed by the encoding */
+%     endif
+%   endfor
 % endfor
 }
 % if s.variants and not s.overlay:
