@@ -176,8 +176,14 @@ def cmd_generate(args):
     os.makedirs(args.output, exist_ok=True)
     generator = cgen.Generator()
     for spec in specs:
-        for name, text in generator.generate(spec, args.prefix).items():
+        files = generator.generate(spec, args.prefix)
+        if args.single_header:
+            files = cgen.single_header(spec.name, files)
+        for name, text in files.items():
             write_if_changed(os.path.join(args.output, name), text)
+    if args.registry and args.single_header:
+        print("isagen generate: --registry lists compiled specs; a single header has none to list", file=sys.stderr)
+        return 2
     if args.registry:
         os.makedirs(os.path.dirname(args.registry) or ".", exist_ok=True)
         write_if_changed(args.registry, cgen.registry([s.name for s in specs],
@@ -467,6 +473,9 @@ def main(argv=None):
     gen.add_argument("--version", help="the spec as of this version (default: the spec's default version)")
     gen.add_argument("--all-versions", action="store_true", help="every version of each FILE, each its own spec")
     gen.add_argument("--registry", metavar="FILE", help="also write the C table of the specs generated (isagen_specs.c)")
+    gen.add_argument("--single-header", action="store_true",
+                     help="one NAME.h per spec, with the runtime: printers and validators need nothing but libc "
+                          "(define NAME_IMPLEMENTATION in one C file)")
     gen.add_argument("--prefix", metavar="NAME", help="start every C name (and NAME.h, NAME.c) with NAME instead of "
                                                       "the spec's name: two builds of a spec in one program")
     gen.set_defaults(func=cmd_generate)

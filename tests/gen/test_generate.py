@@ -64,6 +64,40 @@ class Pipeline(unittest.TestCase):
             self.assertNotEqual(r.returncode, 0)
             self.assertIn("an isagen core of another version was included before it", r.stderr)
 
+    def test_a_single_header_needs_nothing_but_libc(self):
+        # --single-header: one file per spec; the file that defines
+        # NAME_IMPLEMENTATION gets the printers and the runtime, another
+        # calls them; a second spec's single header shares the runtime.
+        # The text expected is the README's for Mesa's header K1 (which
+        # tests/cli/test_docs.py checks against isa).
+        main = ('#include <stdio.h>\n#define NV_SPH_IMPLEMENTATION\n#define LIMA_GP_IMPLEMENTATION\n'
+                '#include "nv_sph.h"\n#include "lima_gp.h"\n'
+                'int print_k1(const struct nv_sph_Header *h);\n'
+                'int main(void) {\n'
+                '   uint8_t k1[80] = {0x61, 0x04, 0x02, 0x00};\n   struct nv_sph_Header h;\n   struct isa_error err;\n'
+                '   k1[17] = 0xf0; k1[18] = 0x0f;\n'
+                '   return nv_sph_Header_unpack(k1, sizeof k1, &h, &err) != ISA_OK || print_k1(&h);\n}\n')
+        other = ('#include <stdio.h>\n#include "nv_sph.h"\n'
+                 'int print_k1(const struct nv_sph_Header *h) {\n'
+                 '   char text[1024];\n   struct isa_out out;\n   struct isa_ctx ctx = {0};\n   ctx.size = 640;\n'
+                 '   isa_out_buffer(&out, text, sizeof text);\n   nv_sph_Header_print(h, &out, &ctx);\n'
+                 '   printf("%s\\n", text);\n   return 0;\n}\n')
+        with tempfile.TemporaryDirectory() as d:
+            for spec in ("nv-sph", "lima-gp"):
+                subprocess.run([ISAGEN, "generate", "--single-header", os.path.join("xml", spec + ".xml"), "-o", d],
+                               cwd=ROOT, check=True)
+            self.assertEqual(sorted(os.listdir(d)), ["lima_gp.h", "nv_sph.h"])
+            for name, text in (("main.c", main), ("other.c", other)):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            exe = os.path.join(d, "k1")
+            # no -I runtime/include and no libisagen: the C library alone
+            subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O0", "-I", d, "-o", exe,
+                            os.path.join(d, "main.c"), os.path.join(d, "other.c"), "-lm"], check=True)
+            r = subprocess.run([exe], capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stdout), (0, "CommonWord0: SphType=VTG Version=3 ShaderType=VERTEX "
+                                                       "SassVersion=1\nCommonWord4: StoreReqStart=255\n"))
+
     def test_header_compiles_alone(self):
         spec = os.path.join(ROOT, "xml", "nv-sph.xml")
         with tempfile.TemporaryDirectory() as d:

@@ -21,6 +21,7 @@ only on the XML: no dates, no absolute paths, sets iterated in sorted or
 document order, so regenerating is byte-identical.
 """
 
+import glob
 import os
 
 from .. import version
@@ -192,6 +193,32 @@ class Generator:
 def generate(spec):
     """{file name: text} of a checked spec's C."""
     return Generator().generate(spec)
+
+
+RUNTIME_DIR = os.path.join(HERE, "..", "..", "..", "runtime")
+
+
+def single_header(spec_name, files):
+    """The single-file form of a spec's {NAME.h, NAME.c} (single.h.mako):
+    {NAME.h: text}, holding the runtime's API and, for the includer that
+    asks, the runtime's code and the spec's."""
+    (hname, header), (_, source) = sorted(files.items(), key=lambda kv: not kv[0].endswith(".h"))
+    prefix = hname[:-2]
+    own_includes = {'#include "isagen/isagen.h"', f'#include "{hname}"', '#include "core.h"'}
+
+    def without_own_includes(text):
+        return "\n".join(ln for ln in text.rstrip("\n").split("\n") if ln.strip() not in own_includes)
+
+    with open(os.path.join(RUNTIME_DIR, "include", "isagen", "isagen.h"), encoding="utf-8") as f:
+        api = without_own_includes(f.read())
+    runtime = []
+    for path in sorted(glob.glob(os.path.join(RUNTIME_DIR, "src", "*.c"))):
+        with open(path, encoding="utf-8") as f:
+            runtime.append((f"runtime/src/{os.path.basename(path)}", without_own_includes(f.read())))
+    tpl = template_lookup().get_template("single.h.mako")
+    text = tpl.render(header=header.rstrip("\n"), api=api, runtime=runtime, source=without_own_includes(source),
+                      PREFIX=prefix.upper(), spec_name=spec_name)
+    return {hname: text.rstrip("\n") + "\n"}
 
 
 def registry(names, plugin=False, prefixes=None):
