@@ -50,13 +50,18 @@ $(OUT)/tests/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/l
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $(TEST_SOURCES) $(OUT)/lib/libisagen.a $(CRITERION) -lm
 
-ASAN_OBJ_SRC := $(RT_SRC) $(GEN_C)
-$(OUT)/asan/lib/libisagen.a: $(ASAN_OBJ_SRC) $(GEN_H) $(RT_HDR)
-	@mkdir -p $(OUT)/asan/obj $(@D)
+# one object per source, so that make -j compiles them side by side
+ASAN_OBJ := $(RT_SRC:runtime/src/%.c=$(OUT)/asan/obj/rt/%.o) $(GEN_C:$(OUT)/gen/%.c=$(OUT)/asan/obj/gen/%.o)
+$(OUT)/asan/obj/rt/%.o: runtime/src/%.c $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -I $(OUT)/gen -c $< -o $@
+$(OUT)/asan/obj/gen/%.o: $(OUT)/gen/%.c $(GEN_H) $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(GEN_CFLAGS) $(SANITIZE) -I runtime/include -I $(OUT)/gen -c $< -o $@
+$(OUT)/asan/lib/libisagen.a: $(ASAN_OBJ)
+	@mkdir -p $(@D)
 	rm -f $@
-	set -e; for f in $(ASAN_OBJ_SRC); do \
-	  $(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -I $(OUT)/gen -c $$f -o $(OUT)/asan/obj/$$(basename $$f .c).o; \
-	done; ar rcs $@ $(OUT)/asan/obj/*.o
+	ar rcs $@ $^
 
 $(OUT)/asan/bin/isa: $(CLI_SRC) runtime/cli/cli.h $(OUT)/asan/lib/libisagen.a
 	@mkdir -p $(@D)
