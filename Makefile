@@ -30,8 +30,11 @@ CXX_CHECKERS ?= g++ clang++
 FUZZ_SECONDS ?= 20
 JOBS         ?= $(shell nproc 2>/dev/null || echo 2)
 # `make` alone builds on every core (the two AGX builds take most of it);
-# a -j on the command line wins over this
+# a -j on the command line wins over this.  `make clean all` stays in order.
 MAKEFLAGS += -j$(JOBS)
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+.NOTPARALLEL:
+endif
 
 WARN    := -std=c11 -Wall -Wextra -Werror -pedantic
 CFLAGS  ?= -O2 -g
@@ -51,7 +54,8 @@ GEN_DEPS := $(wildcard gen/isagenlib/*.py gen/isagenlib/*/*.py) $(wildcard gen/t
 
 # SPECS and SPEC_PREFIXES (the specs' C prefixes), remade when a spec file
 # or the generator changes; make then restarts with them.
-ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+# (not for `make clean` or `make deps` alone; `make clean all` needs them)
+ifneq ($(if $(MAKECMDGOALS),$(filter-out clean deps,$(MAKECMDGOALS)),all),)
 -include $(OUT)/specs.mk
 endif
 $(OUT)/specs.mk: $(SPEC_FILES) $(GEN_DEPS) | deps
