@@ -417,31 +417,10 @@ static unsigned json_escapes16(const char *p)
 }
 #endif
 
-/* How many bytes at the start of s[0..n) JSON copies as they are: sixteen
- * at a time with SSE2 where the compiler has it, eight at a time by word
- * arithmetic, then byte by byte. */
-static size_t json_plain_run(const char *s, size_t n)
-{
-   size_t i = 0;
-#ifdef __SSE2__
-   for (; i + 16 <= n; i += 16) {
-      const unsigned m = json_escapes16(s + i);
-      if (m)
-         return i + lowest_bit(m);
-   }
-#endif
-   for (; i + 8 <= n; i += 8) {
-      const uint64_t m = json_escapes8(s + i);
-      if (m)
-         return i + lowest_bit(m) / 8;
-   }
-   while (i < n && !json_escape[(unsigned char)s[i]])
-      i++;
-   return i;
-}
-
-/* json_plain_run, copying the bytes to p (room for n) as it goes: each
- * block is copied whole before it is looked at. */
+/* How many bytes at the start of s[0..n) JSON copies as they are, copied
+ * to p (room for n) as they are found: sixteen at a time with SSE2 where
+ * the compiler has it, eight at a time by word arithmetic, then byte by
+ * byte; each block is copied whole before it is looked at. */
 static size_t json_copy_plain(char *p, const char *s, size_t n)
 {
    size_t i = 0;
@@ -466,31 +445,27 @@ static size_t json_copy_plain(char *p, const char *s, size_t n)
    return i;
 }
 
-/* A JSON string, escaped straight into the sink's block while the block
- * has room for the rest as it is plus one escape: runs of plain bytes are
- * copied a block at a time, and each byte that ends a run goes through the
- * table.  Without that room, piece by piece through isa_out_mem, which
- * hands a full block on (FILE and callback sinks) or cuts a buffer's text
- * as it cuts any text. */
+/* A JSON string, escaped straight into the sink's block: runs of plain
+ * bytes are copied a block at a time, as many as the block has room for
+ * (keeping room for one escape), and each byte that ends a run goes
+ * through the table.  A full block is handed on (FILE and callback sinks);
+ * a full buffer is cut as any text is, through isa_out_mem. */
 void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
 {
-   enum { SLACK = 5 }; /* an escape is up to five bytes longer than its byte */
+   enum { SLACK = 6 }; /* room for an escape */
    size_t i = 0;
    isa_out_char(o, '"');
    while (i < n) {
-      size_t run;
-      if ((size_t)(o->end - o->cur) >= n - i + SLACK) {
-         run = json_copy_plain(o->cur, s + i, n - i);
+      const size_t room = (size_t)(o->end - o->cur);
+      if (room > SLACK) {
+         const size_t take = n - i < room - SLACK ? n - i : room - SLACK, run = json_copy_plain(o->cur, s + i, take);
          o->cur += run;
          i += run;
-         if (i < n)
+         if (run < take) /* s[i] ended the run */
             o->cur += json_put(o->cur, (unsigned char)s[i++]);
-         continue;
-      }
-      run = json_plain_run(s + i, n - i);
-      isa_out_mem(o, s + i, run);
-      i += run;
-      if (i < n) {
+      } else if (o->fp || o->write) {
+         isa_out_flush(o);
+      } else {
          char u[6];
          isa_out_mem(o, u, json_put(u, (unsigned char)s[i++]));
       }
