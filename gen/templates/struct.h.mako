@@ -77,10 +77,8 @@ ${S} {
 static inline void ${name(s, 'init')}(${S} *v)
 {
    memset(v, 0, sizeof *v);
-% for leaf in info["common"]:
-%   if isinstance(leaf, L.Leaf) and leaf.field.default:
-   ${leaf.c} = (${L.ctype(leaf.field)})${leaf.field.default};
-%   endif
+% for ln in L.default_stmts(info["common"]):
+   ${ln}
 % endfor
 % for fx in [m for m in s.fields if m.shared_bits]:
 %   for f, k, bit in fx.shared_bits:
@@ -103,10 +101,8 @@ static inline void ${name(s, 'set_variant')}(${S} *v, ${n.variant_enum(s)} which
 %   for vv, leaves in info["variants"]:
    case ${n.vconst(s, vv)}:
       memset(&v->u.${vv.name}, 0, sizeof v->u.${vv.name});
-%     for leaf in leaves:
-%       if isinstance(leaf, L.Leaf) and leaf.field.default:
-      ${leaf.c} = (${L.ctype(leaf.field)})${leaf.field.default};
-%       endif
+%     for ln in L.default_stmts(leaves):
+      ${ln}
 %     endfor
       break;
 %   endfor

@@ -172,6 +172,11 @@ class Layout:
             return f"{leaf.c} = ({self.ctype(f)})isa_sext({raw}, {leaf.width});"
         return f"{leaf.c} = ({self.ctype(f)}){raw};"
 
+    def default_stmts(self, leaves):
+        """The XML defaults of these leaves, assigned (S_init, S_set_variant)."""
+        return [f"{leaf.c} = ({self.ctype(leaf.field)}){leaf.field.default};"
+                for leaf in leaves if isinstance(leaf, Leaf) and leaf.field.default]
+
     @staticmethod
     def value_u64(leaf):
         k = leaf.field.type.kind
