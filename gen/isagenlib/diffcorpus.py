@@ -20,8 +20,6 @@ import subprocess
 
 from . import cgen
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-RUNTIME = os.path.join(ROOT, "runtime")
 NAMES = ("diff-old", "diff-new")
 
 
@@ -62,17 +60,12 @@ def build_specs(specs, names, tmp):
     its name in `names`)."""
     gen = os.path.join(tmp, "gen")
     os.makedirs(gen, exist_ok=True)
-    for spec in specs:
-        for name, text in cgen.generate(spec).items():
-            with open(os.path.join(gen, name), "w", encoding="utf-8") as f:
-                f.write(text)
-    with open(os.path.join(gen, "isagen_specs.c"), "w", encoding="utf-8") as f:
-        f.write(cgen.registry(names))
-    sources = sorted(os.path.join(d, n) for d in (os.path.join(RUNTIME, "src"), os.path.join(RUNTIME, "cli"), gen)
-                     for n in os.listdir(d) if n.endswith(".c"))
+    cli = os.path.join(cgen.RUNTIME_DIR, "cli")
+    sources = cgen.write_sources(specs, gen, names) + cgen.runtime_sources() + \
+        sorted(os.path.join(cli, n) for n in os.listdir(cli) if n.endswith(".c"))
     exe = os.path.join(tmp, "isa")
     cc = os.environ.get("CC", "cc")
-    r = subprocess.run([cc, "-std=c11", "-O0", "-w", "-I", os.path.join(RUNTIME, "include"), "-I", gen, "-o", exe]
+    r = subprocess.run([cc, "-std=c11", "-O0", "-w", "-I", os.path.join(cgen.RUNTIME_DIR, "include"), "-I", gen, "-o", exe]
                        + sources + ["-lm", "-ldl"], capture_output=True, text=True)
     if r.returncode:
         raise CorpusError(f"cannot build the decoders ({cc}):\n{r.stderr.strip()[:2000]}")

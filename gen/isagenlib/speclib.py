@@ -5,14 +5,11 @@ The library holds the generated C of each spec, their registry with the
 entry point `isagen_plugin_specs`, and its own copy of the runtime, built
 from the runtime sources beside the generator (installed with it under
 share/isagen) and hidden: the entry point is the one symbol it exports."""
-import glob
 import os
 import subprocess
 import tempfile
 
 from . import cgen
-
-RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime")
 
 
 class BuildError(Exception):
@@ -23,19 +20,9 @@ def build(specs, output, cc=None):
     """Compile the loaded `specs` into the shared library `output`."""
     cc = cc or os.environ.get("CC") or "cc"
     with tempfile.TemporaryDirectory() as d:
-        sources = []
-        for spec in specs:
-            for name, text in cgen.generate(spec).items():
-                with open(os.path.join(d, name), "w", encoding="utf-8") as f:
-                    f.write(text)
-                if name.endswith(".c"):
-                    sources.append(os.path.join(d, name))
-        registry = os.path.join(d, "isagen_specs.c")
-        with open(registry, "w", encoding="utf-8") as f:
-            f.write(cgen.registry([s.name for s in specs], plugin=True))
-        runtime_c = sorted(glob.glob(os.path.join(RUNTIME, "src", "*.c")))
+        sources = cgen.write_sources(specs, d, plugin=True) + cgen.runtime_sources()
         cmd = [cc, "-std=c11", "-O2", "-shared", "-fPIC", "-fvisibility=hidden",
-               "-I", os.path.join(RUNTIME, "include"), "-I", d, "-o", output] + sources + [registry] + runtime_c + ["-lm"]
+               "-I", os.path.join(cgen.RUNTIME_DIR, "include"), "-I", d, "-o", output] + sources + ["-lm"]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True)
         except OSError as e:

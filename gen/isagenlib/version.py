@@ -5,7 +5,11 @@ isagen.pc cannot disagree."""
 import os
 import re
 
-CORE_H = os.path.join(os.path.dirname(__file__), "..", "..", "runtime", "include", "isagen", "core.h")
+# The hand-written runtime beside the generator (in this tree, or under
+# share/isagen when installed): the generator embeds core.h, and compiles
+# the runtime's sources for isagen build and isagen diff --corpus.
+RUNTIME_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime"))
+CORE_H = os.path.join(RUNTIME_DIR, "include", "isagen", "core.h")
 
 
 def _read():

@@ -29,7 +29,7 @@ from .names import Names, c_prefix, c_string
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEMPLATE_DIR = os.path.join(HERE, "..", "..", "templates")
-CORE_H = os.path.join(HERE, "..", "..", "..", "runtime", "include", "isagen", "core.h")
+CORE_H, RUNTIME_DIR = version.CORE_H, version.RUNTIME_DIR
 
 
 def template_lookup():
@@ -195,9 +195,6 @@ def generate(spec):
     return Generator().generate(spec)
 
 
-RUNTIME_DIR = os.path.join(HERE, "..", "..", "..", "runtime")
-
-
 def single_header(spec_name, files):
     """The single-file form of a spec's {NAME.h, NAME.c} (single.h.mako):
     {NAME.h: text}, holding the runtime's API and, for the includer that
@@ -212,13 +209,36 @@ def single_header(spec_name, files):
     with open(os.path.join(RUNTIME_DIR, "include", "isagen", "isagen.h"), encoding="utf-8") as f:
         api = without_own_includes(f.read())
     runtime = []
-    for path in sorted(glob.glob(os.path.join(RUNTIME_DIR, "src", "*.c"))):
+    for path in runtime_sources():
         with open(path, encoding="utf-8") as f:
             runtime.append((f"runtime/src/{os.path.basename(path)}", without_own_includes(f.read())))
     tpl = template_lookup().get_template("single.h.mako")
     text = tpl.render(header=header.rstrip("\n"), api=api, runtime=runtime, source=without_own_includes(source),
                       PREFIX=prefix.upper(), spec_name=spec_name)
     return {hname: text.rstrip("\n") + "\n"}
+
+
+def write_sources(specs, directory, names=None, plugin=False):
+    """Every spec's generated C, and their registry (the specs under
+    `names`, default their own; with plugin, a spec library's), written
+    into `directory`; returns the paths of the .c files."""
+    sources = []
+    generator = Generator()
+    for spec in specs:
+        for name, text in generator.generate(spec).items():
+            with open(os.path.join(directory, name), "w", encoding="utf-8") as f:
+                f.write(text)
+            if name.endswith(".c"):
+                sources.append(os.path.join(directory, name))
+    sources.append(os.path.join(directory, "isagen_specs.c"))
+    with open(sources[-1], "w", encoding="utf-8") as f:
+        f.write(registry(names or [s.name for s in specs], plugin=plugin))
+    return sources
+
+
+def runtime_sources():
+    """The runtime library's C files"""
+    return sorted(glob.glob(os.path.join(RUNTIME_DIR, "src", "*.c")))
 
 
 def registry(names, plugin=False, prefixes=None):
