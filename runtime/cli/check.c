@@ -14,8 +14,8 @@ static void emit(void *user, const struct isa_finding *f)
 {
    struct sink *s = (struct sink *)user;
    if (s->o->json) {
-      isa_out_fmt(s->out, "{\"offset\": %llu, \"severity\": \"%s\", \"rule\": ", (unsigned long long)shown_offset(s->o, f->offset),
-                  isa_severity_name(f->severity));
+      isa_out_fmt(s->out, "{\"offset\": %llu, \"severity\": \"%s\", \"rule\": ",
+                  (unsigned long long)shown_offset(s->o, f->offset), isa_severity_name(f->severity));
       isa_out_json_string(s->out, f->rule, strlen(f->rule));
       isa_out_str(s->out, ", \"field\": ");
       isa_out_json_string(s->out, f->field, strlen(f->field));
@@ -56,13 +56,10 @@ int cmd_check(struct options *o)
    }
    cur.options = o->spec_options;
    while (status == EXIT_OK) {
-      if (cur.offset - released >= ((size_t)4 << 20)) { /* memory flat however long the input */
-         bytes_release(&in, cur.offset);
-         released = cur.offset;
-      }
       struct isa_error err;
       struct isa_ctx ctx;
       int r;
+      bytes_release(&in, cur.offset, &released);
       isa_error_clear(&err);
       r = isa_cursor_next(&cur, NULL, &ctx, &err); /* into the cursor: no copy per unit */
       if (r == 0)

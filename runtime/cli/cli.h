@@ -71,9 +71,11 @@ bool hex_to_bytes(const char *text, size_t n, uint8_t *dst, size_t *len, char *e
  * pages are read as the decoder gets to them and can be let go behind it
  * (bytes_release); anything else is read into memory. */
 bool read_file(const char *path, struct bytes *out, char *err, size_t errsize);
-/* The decoder is done with data[0, upto): a mapped file's pages there are
- * dropped from memory (read again from the file should they be needed). */
-void bytes_release(const struct bytes *b, size_t upto);
+/* The decoder is done with data[0, upto): every few MiB past *released
+ * (then set to upto), a mapped file's pages there are dropped from memory
+ * (read again from the file should they be needed), so that memory stays
+ * flat however long the input. */
+void bytes_release(const struct bytes *b, size_t upto, size_t *released);
 void bytes_free(struct bytes *b);
 /* Lines of a stream, read a block at a time with read(2): it returns what
  * a pipe holds, so a line is answered as soon as it arrives, and just

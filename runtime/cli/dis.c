@@ -7,8 +7,6 @@
 #include "cli.h"
 
 #define TEXT_CAP (256 * 1024)
-/* A mapped input's pages behind the decoder are let go this often */
-#define RELEASE_STEP ((size_t)4 << 20)
 
 struct json_fields {
    struct isa_out *out;
@@ -124,14 +122,11 @@ int disassemble(const struct options *o, const struct bytes *in, struct isa_out 
    }
    cur.options = o->spec_options;
    while (status == ISA_OK) {
-      if (cur.offset - released >= RELEASE_STEP) { /* memory flat however long the input */
-         bytes_release(in, cur.offset);
-         released = cur.offset;
-      }
       struct isa_error err;
       struct isa_ctx ctx;
       const void *obj;
       int r;
+      bytes_release(in, cur.offset, &released);
       isa_error_clear(&err);
       r = isa_cursor_next(&cur, NULL, &ctx, &err); /* into the cursor: no copy per unit */
       if (r == 0)

@@ -229,12 +229,16 @@ bool read_file(const char *path, struct bytes *out, char *err, size_t errsize)
    return true;
 }
 
-void bytes_release(const struct bytes *b, size_t upto)
+/* A mapped input's pages behind the decoder are let go this often */
+#define RELEASE_STEP ((size_t)4 << 20)
+
+void bytes_release(const struct bytes *b, size_t upto, size_t *released)
 {
    long page = sysconf(_SC_PAGESIZE);
    uintptr_t from = (uintptr_t)b->base, to = (uintptr_t)(b->data + upto);
-   if (!b->mapped || page <= 0)
+   if (!b->mapped || page <= 0 || upto - *released < RELEASE_STEP)
       return;
+   *released = upto;
    to -= to % (uintptr_t)page; /* whole pages only */
 #ifdef MADV_DONTNEED
    if (to > from) /* a read-only private mapping: its pages come back from the file */

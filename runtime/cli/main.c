@@ -37,8 +37,8 @@ static const char usage_list[] =
    "  --input bin|hex               how FILE and - are read (default bin)\n"        \
    "  --section NAME                of an ELF file, the section to decode (its\n"   \
    "                                address is the --base)\n"                        \
-   "  --start N, --stop N           only bytes N up to M of the program (after its\n" \
-   "                                container is unwrapped); N decimal or 0x hex\n"   \
+   "  --start N, --stop M           only bytes N up to M of the program (after its\n" \
+   "                                container is unwrapped); decimal or 0x hex\n"     \
    "  --base ADDR                   add ADDR to the offsets printed\n"               \
    "  --OPTION VALUE                a spec's option, e.g. --gpu t720 (isa list\n"    \
    "                                shows them)\n"                                  \
@@ -328,7 +328,7 @@ int main(int argc, char **argv)
          fputs(command_usage(cmd), stdout);
          return EXIT_OK;
       }
-      if (!strcmp(cmd, "list") && strncmp(a, "--load", 6))
+      if (!strcmp(cmd, "list") && !(k < sizeof valued / sizeof valued[0] && !strcmp(valued[k], "--load")))
          return usage_error("list takes no arguments but --load (got '%s')", a);
       if (k < sizeof valued / sizeof valued[0]) {
          char opt[16];
