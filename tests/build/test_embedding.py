@@ -9,11 +9,11 @@ skips its recipe (make installs cmake and meson on Debian)."""
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from tests.build.common import ROOT, make, make_env, run
+
 DOC = os.path.join(ROOT, "docs", "embedding.md")
 
 
@@ -23,18 +23,14 @@ def fences():
         return {m.group(1): m.group(2) for m in re.finditer(r"^```(\w+)\n(.*?)^```", f.read(), re.S | re.M)}
 
 
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
-
-
 class Recipes(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp()
         cls.prefix = os.path.join(cls.tmp, "prefix")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
-        r = run(["make", "-C", ROOT, "install", "PREFIX=" + cls.prefix], env=env)
+        r = make("install", "PREFIX=" + cls.prefix)
         assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+        env = make_env()
         lib = os.path.join(cls.prefix, "lib")
         cls.env = dict(env, PATH=os.path.join(cls.prefix, "bin") + os.pathsep + env.get("PATH", ""),
                        PKG_CONFIG_PATH=os.path.join(lib, "pkgconfig"), LD_LIBRARY_PATH=lib)

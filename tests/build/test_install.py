@@ -15,11 +15,11 @@ template (see tests/build/test_new_spec.py).
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from tests.build.common import ROOT, make, make_env, run
+
 PREFIX = "/opt/isagen-test"
 K1 = "61040200" + "00" * 12 + "00f00f00" + "00" * 60   # Mesa's vertex shader header
 
@@ -83,17 +83,13 @@ int main(void)
 """
 
 
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
-
-
 class Install(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.scratch = tempfile.mkdtemp()
         cls.dest = os.path.join(cls.scratch, "dest")
-        cls.env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
-        r = run(["make", "-C", ROOT, "install", "DESTDIR=" + cls.dest, "PREFIX=" + PREFIX], env=cls.env)
+        cls.env = make_env()
+        r = make("install", "DESTDIR=" + cls.dest, "PREFIX=" + PREFIX)
         assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
         cls.root = cls.dest + PREFIX
         cls.pc_env = dict(cls.env, PKG_CONFIG_PATH=os.path.join(cls.root, "lib", "pkgconfig"),
@@ -208,9 +204,9 @@ class Install(unittest.TestCase):
 
     def test_uninstall_removes_every_file(self):
         dest = os.path.join(self.scratch, "again")
-        r = run(["make", "-C", ROOT, "install", "DESTDIR=" + dest, "PREFIX=" + PREFIX], env=self.env)
+        r = make("install", "DESTDIR=" + dest, "PREFIX=" + PREFIX)
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-        r = run(["make", "-C", ROOT, "uninstall", "DESTDIR=" + dest, "PREFIX=" + PREFIX], env=self.env)
+        r = make("uninstall", "DESTDIR=" + dest, "PREFIX=" + PREFIX)
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         left = [os.path.join(b, f) for b, _, files in os.walk(dest) for f in files]
         self.assertEqual(left, [])

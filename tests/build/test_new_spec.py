@@ -19,8 +19,7 @@ import subprocess
 import tempfile
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-OUT = os.environ.get("ISAGEN_OUT", os.path.join(ROOT, "out"))
+from tests.build.common import OUT, ROOT, make, make_env
 
 RECORDS = [
     {"isa": "toy-new", "id": "nop", "hex": "0001", "text": "nop"},
@@ -66,9 +65,7 @@ class NewSpec(unittest.TestCase):
             with open(os.path.join(scratch, "tests", "corpus", "toy-new.jsonl"), "w", encoding="utf-8") as f:
                 f.write("".join(json.dumps(r) + "\n" for r in RECORDS))
 
-            env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
-            r = subprocess.run(["make", "-C", scratch, "-j2", "out/bin/isa", "out/tests/unit-tests"],
-                               capture_output=True, text=True, env=env)
+            r = make("-j2", "out/bin/isa", "out/tests/unit-tests", directory=scratch)
             self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-3000:])
             isa = os.path.join(scratch, "out", "bin", "isa")
             listed = subprocess.run([isa, "list"], capture_output=True, text=True).stdout
@@ -82,7 +79,7 @@ class NewSpec(unittest.TestCase):
                 self.assertIn('{"toy-new", "toy-new.jsonl", corpus_toy_new, &corpus_toy_new_count', f.read())
             r = subprocess.run([os.path.join(scratch, "out", "tests", "unit-tests"), "--filter", "corpus/*"],
                                cwd=scratch, capture_output=True, text=True,
-                               env=dict(env, ISAGEN_CORPUS_DIR=os.path.join(scratch, "tests", "corpus")))
+                               env=dict(make_env(), ISAGEN_CORPUS_DIR=os.path.join(scratch, "tests", "corpus")))
             self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-3000:])
             self.assertIn("Passing: 1", r.stdout + r.stderr)
 

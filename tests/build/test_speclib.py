@@ -5,19 +5,13 @@ library, and `isa --load LIB` lists, disassembles and checks with it.
 The expected texts are derived by hand from the toy's display templates
 (the records of tests/build/test_new_spec.py), not printed by isagen."""
 import os
-import subprocess
 import tempfile
 import unittest
 
+from tests.build.common import OUT, ROOT, run
 from tests.build.test_new_spec import RECORDS
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-OUT = os.environ.get("ISAGEN_OUT", os.path.join(ROOT, "out"))
 ISA = os.path.join(OUT, "bin", "isa")
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
 class SpecLibrary(unittest.TestCase):
