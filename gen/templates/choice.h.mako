@@ -171,7 +171,7 @@ ${' ' * len('static inline int ' + name(c, 'pack_checked') + '(')}struct isa_err
 {
    size_t bits = 0;
    int r = ${name(c, 'encode')}(v, out, cap, 0, &bits, err);
-   if (r == ISA_OK && size)
-      *size = (bits + 7) / 8;
+   if (size)
+      *size = r == ISA_OK ? (bits + 7) / 8 : 0;
    return r;
 }

@@ -170,14 +170,15 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
    return ISA_OK;
 }
 
-/* Checked pack to the start of out[0..cap); *size gets the bytes written. */
+/* Checked pack to the start of out[0..cap); *size gets the bytes written
+ * (0 on failure). */
 static inline int ${name(q, 'pack_checked')}(const ${S} *v, uint8_t *out, size_t cap, size_t *size,
 ${' ' * len('static inline int ' + name(q, 'pack_checked') + '(')}struct isa_error *err)
 {
    size_t bits = 0;
    int r = ${name(q, 'encode')}(v, out, cap, 0, &bits, err);
-   if (r == ISA_OK && size)
-      *size = (bits + 7) / 8;
+   if (size)
+      *size = r == ISA_OK ? (bits + 7) / 8 : 0;
    return r;
 }
 

@@ -13,7 +13,8 @@
  *   S_pack(&s, buf)                      struct -> bytes, unchecked: values are
  *                                        masked to their fields (fast path)
  *   S_pack_checked(&s, buf, cap, &n, &err)  struct -> bytes; ISA_ERR_RANGE for a
- *                                        value that does not fit its field
+ *                                        value that does not fit its field (n = 0
+ *                                        on failure)
  *   S_decode / S_encode                  the same at any bit position (containers)
  * Bits are numbered from bit 0 of byte 0 (little-endian).
  */

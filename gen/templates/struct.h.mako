@@ -239,29 +239,25 @@ static inline void ${name(s, 'pack_words')}(const ${S} *v, uint32_t *w)
  * ISA_ERR_INCONSISTENT when it contradicts a fixed bit it shares. */
 static inline int ${name(s, 'check')}(const ${S} *v, struct isa_error *err)
 {
-% for leaf in info["common"]:
-%   if isinstance(leaf, L.Leaf):
-%     for ln in L.check_stmt(leaf, s.name):
-   ${ln}
-%     endfor
-%   elif isinstance(leaf, L.Nested):
+% for group in L.check_groups(info["common"]):
+%   if isinstance(group, L.Nested):
    {
-      int r = ${name(leaf.target, 'check')}(&${leaf.c}, err);
+      int r = ${name(group.target, 'check')}(&${group.c}, err);
       if (r)
          return r;
    }
+%   else:
+%     for ln in L.range_check(group, s.name, S):
+   ${ln}
+%     endfor
 %   endif
 % endfor
 % if s.variants:
    switch (v->variant) {
 %   for v, leaves in info["variants"]:
    case ${n.vconst(s, v)}:
-%     for leaf in leaves:
-%       if isinstance(leaf, L.Leaf):
-%         for ln in L.check_stmt(leaf, s.name):
+%     for ln in L.range_check(leaves, s.name, S):
       ${ln}
-%         endfor
-%       endif
 %     endfor
       break;
 %   endfor
@@ -441,9 +437,8 @@ ${' ' * len('static inline int ' + name(s, 'encode') + '(')}size_t *bits, struct
 % if s.length_flag_field is not None:
 <% lf = s.length_flag_field.pieces[0][0] %>\
    /* the long form when asked for or when a field needs it */
-   for (size_t b = ${min_bits}; b < ${s.bits}; b++)
-      if (w[b / 32] >> (b % 32) & 1)
-         w[${lf // 32}] |= UINT32_C(1) << ${lf % 32};
+   if (${L.any_bit_set(min_bits, s.bits)})
+      w[${lf // 32}] |= UINT32_C(1) << ${lf % 32};
    n = isa_w_get(w, ${lf}, 1) ? ${s.bits} : ${min_bits};
 % elif variable:
    {
@@ -460,11 +455,7 @@ ${' ' * len('static inline int ' + name(s, 'encode') + '(')}size_t *bits, struct
                             "fields past the encoded length are not zero");
    }
 % endif
-   if (pos + n > cap * 8)
-      return isa_fail(err, ISA_ERR_NOSPACE, ${g.c_string(s.name)}, 0, "output buffer too small");
-   isa_bits_insert(buf, pos, n, w);
-   *bits = n;
-   return ISA_OK;
+   return isa_bits_put(buf, cap, pos, n, w, bits, err, ${g.c_string(s.name)});
 }
 
 /* Unchecked pack to the start of out (which holds ${n.macro(s, 'BYTES')} bytes):
@@ -476,9 +467,8 @@ static inline size_t ${name(s, 'pack')}(const ${S} *v, uint8_t *out)
    ${name(s, 'pack_words')}(v, w);
 % if s.length_flag_field is not None:
 <% lf = s.length_flag_field.pieces[0][0] %>\
-   for (size_t b = ${min_bits}; b < ${s.bits}; b++)
-      if (w[b / 32] >> (b % 32) & 1)
-         w[${lf // 32}] |= UINT32_C(1) << ${lf % 32};
+   if (${L.any_bit_set(min_bits, s.bits)})
+      w[${lf // 32}] |= UINT32_C(1) << ${lf % 32};
    n = isa_w_get(w, ${lf}, 1) ? ${s.bits} : ${min_bits};
 % elif variable:
    {
@@ -494,13 +484,14 @@ static inline size_t ${name(s, 'pack')}(const ${S} *v, uint8_t *out)
    return (n + 7) / 8;
 }
 
-/* Checked pack to the start of out[0..cap); *size gets the bytes written. */
+/* Checked pack to the start of out[0..cap); *size gets the bytes written
+ * (0 on failure). */
 static inline int ${name(s, 'pack_checked')}(const ${S} *v, uint8_t *out, size_t cap, size_t *size,
 ${' ' * len('static inline int ' + name(s, 'pack_checked') + '(')}struct isa_error *err)
 {
    size_t bits = 0;
    int r = ${name(s, 'encode')}(v, out, cap, 0, &bits, err);
-   if (r == ISA_OK && size)
-      *size = (bits + 7) / 8;
+   if (size)
+      *size = r == ISA_OK ? (bits + 7) / 8 : 0;
    return r;
 }

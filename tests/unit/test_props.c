@@ -135,6 +135,13 @@ static void out_of_range(struct range_ctx *c, const char *path, const struct isa
                    (long long)tries[i], isa_strerror(r));
       cr_assert(err.field && strstr(path, err.field) && !strcmp(path + strlen(path) - strlen(err.field), err.field),
                 "%s %s: error names %s, expected %s", c->spec, c->t->name, err.field ? err.field : "(null)", path);
+      /* and says what the value was and what the field holds */
+      int64_t lo = is_signed ? -((int64_t)1 << (fd->width - 1)) : 0;
+      int64_t hi = is_signed ? ((int64_t)1 << (fd->width - 1)) - 1 : ((int64_t)1 << fd->width) - 1;
+      cr_assert(err.value == tries[i] && err.min == lo && err.max == hi,
+                "%s %s: %s = %lld reported as %lld outside %lld..%lld, expected %lld..%lld", c->spec, c->t->name,
+                path, (long long)tries[i], (long long)err.value, (long long)err.min, (long long)err.max,
+                (long long)lo, (long long)hi);
       c->checked++;
    }
    isa_field_set(c->t, c->obj, path, keep);

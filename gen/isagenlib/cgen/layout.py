@@ -178,6 +178,17 @@ class Layout:
                 for leaf in leaves if isinstance(leaf, Leaf) and leaf.field.default]
 
     @staticmethod
+    def any_bit_set(lo, hi, words="w"):
+        """C condition: some bit of unit words in [lo, hi) is set, one
+        masked test per word."""
+        tests = []
+        for i in range(lo // 32, (hi + 31) // 32):
+            a, b = max(lo, 32 * i) - 32 * i, min(hi, 32 * i + 32) - 32 * i
+            mask = ((1 << (b - a)) - 1) << a
+            tests.append(f"({words}[{i}] & 0x{mask:x}u)")
+        return " | ".join(tests)
+
+    @staticmethod
     def value_u64(leaf):
         k = leaf.field.type.kind
         mask = (1 << leaf.width) - 1
@@ -203,26 +214,88 @@ class Layout:
     def pack_stmts(self, leaf, words="w"):
         return self.insert_stmts(leaf.pieces, self.value_u64(leaf), words)
 
-    def check_stmt(self, leaf, tname):
-        """Range check of one leaf for the checked pack: lines, or []."""
-        from .names import c_string
+    def range_cond(self, leaf):
+        """C condition true when a leaf's value does not fit its bits, or
+        None when its C type cannot hold such a value."""
         f = leaf.field
         k = f.type.kind
         if k == "bool":
-            return []
+            return None
         cbits = self.ctype_bits(f)
-        path = c_string(leaf.path)
         if k in ("sint", "sfixed"):
             if cbits <= leaf.width:
-                return []
+                return None
             lo, hi = -(1 << (leaf.width - 1)), (1 << (leaf.width - 1)) - 1
-            return [f"if ((int64_t){leaf.c} < {c_int(lo)} || (int64_t){leaf.c} > {hi})",
-                    f"   return isa_fail_range(err, {c_string(tname)}, {path}, (int64_t){leaf.c}, {lo}, {hi});"]
+            return f"(int64_t){leaf.c} < {c_int(lo)} || (int64_t){leaf.c} > {hi}"
         if k != "enum" and cbits <= leaf.width:
+            return None
+        return f"(uint64_t){leaf.c} > 0x{(1 << leaf.width) - 1:x}u"
+
+    def check_groups(self, leaves):
+        """Leaves in the order a check takes them: runs of Leafs (checked
+        together) and the Nested between them (checked by their own check)."""
+        out, run = [], []
+        for x in leaves:
+            if isinstance(x, Leaf):
+                run.append(x)
+            elif isinstance(x, Nested):
+                if run:
+                    out.append(run)
+                    run = []
+                out.append(x)
+        if run:
+            out.append(run)
+        return out
+
+    def range_check(self, leaves, tname, sname):
+        """Lines checking that each leaf's value fits its bits (the checked
+        pack's ISA_ERR_RANGE): every field tested inline, and on a failure
+        one out-of-line call that finds the field in a table and reports
+        it, so the error paths take one call per struct, not per field."""
+        from .names import c_string
+        checked = [(x, self.range_cond(x)) for x in leaves if isinstance(x, Leaf)]
+        checked = [(x, cond) for x, cond in checked if cond]
+        out, at = [], 0
+        for i, (x, _) in enumerate(checked):  # ISO C caps a string literal at 4095 bytes
+            at += len(x.path.encode("utf-8")) + 1
+            if at > 4000:
+                return (self.range_check_block(checked[:i], tname, sname)
+                        + self.range_check(leaves[leaves.index(x):], tname, sname))
+        return self.range_check_block(checked, tname, sname)
+
+    def range_check_block(self, checked, tname, sname):
+        """range_check of (leaf, condition) pairs whose paths fit one literal."""
+        from .names import c_string
+        if not checked:
             return []
-        hi = (1 << leaf.width) - 1
-        return [f"if ((uint64_t){leaf.c} > 0x{hi:x}u)",
-                f"   return isa_fail_range(err, {c_string(tname)}, {path}, (int64_t){leaf.c}, 0, {hi});"]
+        rows, names, at = [], [], 0
+        for x, _ in checked:
+            k = x.field.type.kind
+            flags = []
+            if k in ("sint", "sfixed"):
+                flags = ["ISA_RC_SIGNED_C", "ISA_RC_SIGNED_FIELD"]
+            member = x.c[len("v->"):]
+            rows.append(f"{{offsetof({sname}, {member}), {at}, sizeof {x.c}, {' | '.join(flags) or '0'}, {x.width}}},")
+            names.append(x.path)
+            at += len(x.path.encode("utf-8")) + 1
+        conds = [f"({cond})" for _, cond in checked]
+        out = ["{", "   static const struct isa_range_check ranges[] = {"]
+        out += ["      " + r for r in rows]
+        out += ["   };"]
+        out += wrap_words("   static const char names[] = ", self.names_literals(names), ";")
+        out.append(f"   if ({conds[0]}" + ("" if len(conds) > 1 else ")"))
+        for i, cond in enumerate(conds[1:], 1):
+            out.append(f"       || {cond}" + (")" if i == len(conds) - 1 else ""))
+        out.append(f"      return isa_fail_ranges(err, {c_string(tname)}, v, ranges, {len(rows)}, names);")
+        out.append("}")
+        return out
+
+    @staticmethod
+    def names_literals(names):
+        """C string literals that concatenate to each name NUL-terminated
+        (an octal escape of three digits, so a digit may follow it)."""
+        from .names import c_string
+        return [c_string(n)[:-1] + '\\000"' for n in names]
 
     # ---- lengths
 
@@ -244,6 +317,21 @@ def assign_lines(lead, node, env, trail=";"):
     lines = b.render("")
     if b.decls:
         return ["{"] + ["   " + ln for ln in lines] + ["}"]
+    return lines
+
+
+def wrap_words(lead, words, trail, width=100):
+    """lead + words separated by spaces + trail, as lines of at most about
+    `width` characters; continuation lines indented under the first word."""
+    lines, cur = [], lead
+    indent = " " * (len(lead) - len(lead.lstrip()) + 3)
+    for w in words:
+        if cur.strip() and len(cur) + 1 + len(w) > width and cur != lead:
+            lines.append(cur)
+            cur = indent + w
+        else:
+            cur = cur + w if cur == lead else cur + " " + w
+    lines.append(cur + trail)
     return lines
 
 

@@ -39,9 +39,11 @@ extern "C" {
 #if defined(__GNUC__) || defined(__clang__)
 #define ISA_INLINE static inline __attribute__((always_inline))
 #define ISA_OUTLINE static __attribute__((noinline, unused)) /* a rare path kept out of the inlined one */
+#define ISA_COLD static __attribute__((noinline, cold, unused)) /* an error path: out of line, small */
 #else
 #define ISA_INLINE static inline
 #define ISA_OUTLINE static
+#define ISA_COLD static
 #endif
 
 /* Status codes returned by every decode, encode and pack function. */
@@ -78,7 +80,7 @@ static inline void isa_error_clear(struct isa_error *e)
    }
 }
 
-static inline int isa_fail(struct isa_error *e, int status, const char *type,
+ISA_COLD int isa_fail(struct isa_error *e, int status, const char *type,
                            const char *field, const char *detail)
 {
    if (e) {
@@ -90,7 +92,7 @@ static inline int isa_fail(struct isa_error *e, int status, const char *type,
    return status;
 }
 
-static inline int isa_fail_range(struct isa_error *e, const char *type,
+ISA_COLD int isa_fail_range(struct isa_error *e, const char *type,
                                  const char *field, int64_t value,
                                  int64_t min, int64_t max)
 {
@@ -106,7 +108,7 @@ static inline int isa_fail_range(struct isa_error *e, const char *type,
    return ISA_ERR_RANGE;
 }
 
-static inline int isa_fail_truncated(struct isa_error *e, const char *type,
+ISA_COLD int isa_fail_truncated(struct isa_error *e, const char *type,
                                      uint64_t bit, uint64_t need, uint64_t have)
 {
    if (e) {
@@ -119,6 +121,53 @@ static inline int isa_fail_truncated(struct isa_error *e, const char *type,
       e->have = have;
    }
    return ISA_ERR_TRUNCATED;
+}
+
+/* One field of a struct's range check, for isa_fail_ranges: where its
+ * member is, how to read it, and its width in bits.  Generated checks
+ * test every field inline and, when one fails, hand the table to
+ * isa_fail_ranges to say which: one call per struct instead of one per
+ * field keeps the checked encoders small. */
+struct isa_range_check {
+   uint32_t offset; /* of the member in the struct */
+   uint32_t name;   /* offset of the field's path in the names string */
+   uint8_t size;    /* of the member, in bytes: 1, 2, 4 or 8 */
+   uint8_t flags;   /* ISA_RC_* */
+   uint8_t width;   /* of the field, in bits */
+};
+
+#define ISA_RC_SIGNED_C 1u     /* the member's C type is signed */
+#define ISA_RC_SIGNED_FIELD 2u /* the field holds two's complement values */
+
+/* The first of n fields of the struct at obj whose value its bits cannot
+ * hold, reported as isa_fail_range does (the value, and the range of the
+ * field); `names` holds each field's path, NUL-terminated. */
+ISA_COLD int isa_fail_ranges(struct isa_error *e, const char *type, const void *obj,
+                             const struct isa_range_check *checks, size_t n, const char *names)
+{
+   size_t i;
+   for (i = 0; i < n; i++) {
+      const struct isa_range_check *c = &checks[i];
+      const unsigned char *p = (const unsigned char *)obj + c->offset;
+      bool sc = (c->flags & ISA_RC_SIGNED_C) != 0;
+      int64_t v;
+      switch (c->size) {
+      case 1: { uint8_t x; memcpy(&x, p, 1); v = sc ? (int64_t)(int8_t)x : (int64_t)x; break; }
+      case 2: { uint16_t x; memcpy(&x, p, 2); v = sc ? (int64_t)(int16_t)x : (int64_t)x; break; }
+      case 4: { uint32_t x; memcpy(&x, p, 4); v = sc ? (int64_t)(int32_t)x : (int64_t)x; break; }
+      default: { uint64_t x; memcpy(&x, p, 8); v = (int64_t)x; break; }
+      }
+      if (c->flags & ISA_RC_SIGNED_FIELD) {
+         int64_t lo = -(INT64_C(1) << (c->width - 1)), hi = (INT64_C(1) << (c->width - 1)) - 1;
+         if (v < lo || v > hi)
+            return isa_fail_range(e, type, names + c->name, v, lo, hi);
+      } else {
+         uint64_t hi = c->width >= 64 ? UINT64_MAX : (UINT64_C(1) << c->width) - 1;
+         if ((uint64_t)v > hi)
+            return isa_fail_range(e, type, names + c->name, v, 0, (int64_t)hi);
+      }
+   }
+   return isa_fail(e, ISA_ERR_RANGE, type, 0, "a value does not fit its field");
 }
 
 /* ---- byte and word access ------------------------------------------- */
@@ -228,6 +277,18 @@ static inline void isa_bits_insert(uint8_t *buf, size_t pos, size_t nbits,
       buf[bit / 8] = (uint8_t)((buf[bit / 8] & ~(1u << (bit % 8))) |
                                (v << (bit % 8)));
    }
+}
+
+/* The end of a checked encode, one call for every struct: unit words w
+ * (n bits) into buf[0..cap) at bit `pos` when they fit, *bits = n. */
+ISA_OUTLINE int isa_bits_put(uint8_t *buf, size_t cap, size_t pos, size_t n, const uint32_t *w,
+                             size_t *bits, struct isa_error *err, const char *type)
+{
+   if (pos + n > cap * 8)
+      return isa_fail(err, ISA_ERR_NOSPACE, type, 0, "output buffer too small");
+   isa_bits_insert(buf, pos, n, w);
+   *bits = n;
+   return ISA_OK;
 }
 
 /* Clear `nbits` bits of buf starting at bit `pos`. */
