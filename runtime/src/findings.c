@@ -54,3 +54,24 @@ void isa_report(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_seve
    finding.offset = ctx ? ctx->offset : 0;
    f->emit(f->user, &finding);
 }
+
+void isa_report_bits(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_severity sev,
+                     const char *rule, const struct isa_path *path, const char *field, uint64_t value,
+                     uint64_t expected)
+{
+   char msg[96];
+   unsigned long long v = value, x = expected;
+   if (!f || !f->emit) { /* counted, not shown: no message to make */
+      isa_report(f, ctx, sev, rule, path, field, 0);
+      return;
+   }
+   if (!strcmp(rule, "reserved"))
+      snprintf(msg, sizeof msg, "reserved bits are set (0x%llx)", v);
+   else if (!strcmp(rule, "mbz"))
+      snprintf(msg, sizeof msg, "must-be-zero bits are set (0x%llx)", v);
+   else if (!strcmp(rule, "mbo"))
+      snprintf(msg, sizeof msg, "must-be-one bits are clear (0x%llx, expected 0x%llx)", v, x);
+   else
+      snprintf(msg, sizeof msg, "value 0x%llx, expected 0x%llx", v, x);
+   isa_report(f, ctx, sev, rule, path, field, msg);
+}

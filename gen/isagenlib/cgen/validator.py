@@ -184,23 +184,15 @@ class Validator:
                 mask = (1 << f.width) - 1
                 sev = f"ISA_SEV_{f.severity.upper()}"
                 if f.role in ("reserved", "mbz"):
-                    what = "reserved bits are set" if f.role == "reserved" else "must-be-zero bits are set"
                     b = block.sub(f"if ((uint64_t){c} != 0) {{")
-                    b.line("char msg[96];")
-                    b.line(f"snprintf(msg, sizeof msg, \"{what} (0x%llx)\", (unsigned long long){c});")
-                    b.line(f"isa_report(f, ctx, {sev}, \"{f.role}\", {path}, {name}, msg);")
+                    b.line(f"isa_report_bits(f, ctx, {sev}, \"{f.role}\", {path}, {name}, (uint64_t){c}, 0);")
                 elif f.role == "mbo":
                     b = block.sub(f"if (((uint64_t){c} & 0x{mask:x}u) != 0x{mask:x}u) {{")
-                    b.line("char msg[96];")
-                    b.line(f"snprintf(msg, sizeof msg, \"must-be-one bits are clear (0x%llx, expected 0x{mask:x})\", "
-                           f"(unsigned long long){c});")
-                    b.line(f"isa_report(f, ctx, {sev}, \"mbo\", {path}, {name}, msg);")
+                    b.line(f"isa_report_bits(f, ctx, {sev}, \"mbo\", {path}, {name}, (uint64_t){c}, 0x{mask:x}u);")
                 elif f.expect is not None:
                     b = block.sub(f"if ((int64_t){c} != {E.c_int(f.expect)}) {{")
-                    b.line("char msg[96];")
-                    b.line(f"snprintf(msg, sizeof msg, \"value 0x%llx, expected 0x{f.expect & ((1 << 64) - 1):x}\", "
-                           f"(unsigned long long){c});")
-                    b.line(f"isa_report(f, ctx, ISA_SEV_{f.expect_severity.upper()}, \"expect\", {path}, {name}, msg);")
+                    b.line(f"isa_report_bits(f, ctx, ISA_SEV_{f.expect_severity.upper()}, \"expect\", {path}, {name}, "
+                           f"(uint64_t){c}, 0x{f.expect & ((1 << 64) - 1):x}u);")
 
     # ---- displays: the undefined operand cases printing reaches
 

@@ -284,6 +284,14 @@ void isa_path_format(const struct isa_path *path, const char *field, char *buf, 
 void isa_report(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_severity sev,
                 const char *rule, const struct isa_path *path, const char *field, const char *message);
 
+/* Report a field whose bits are not what the spec wants, with a message
+ * made from the rule and the value: "reserved" and "mbz" (bits set that
+ * should be clear), "mbo" (bits clear that should be set: `expected` is
+ * the mask of them) and "expect" (`expected` is the value it should have). */
+void isa_report_bits(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_severity sev,
+                     const char *rule, const struct isa_path *path, const char *field, uint64_t value,
+                     uint64_t expected);
+
 /* ---- reflection tables ---------------------------------------------------
  * Generated per spec: one isa_type_desc per struct, sequence and choice.
  * They let generic code read and write any field by its XML path
