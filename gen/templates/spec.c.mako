@@ -21,22 +21,46 @@ ${ln}
 %   endfor
 % endfor
 % for e in spec.enums:
+<% table = g.enum_name_table(e) %>\
 
 /* ${e.name}: its name, or its number when it has none, by known length */
 static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, int64_t v)
 {
-<% table = g.enum_name_table(e) %>\
-%   if table:
-<% width, names, lens = table %>\
-%   if all(x == 1 for x in lens) and len(names) <= 64:
-   /* every value named by one character: one byte */
-   if ((uint64_t)v < ${len(names)}u && out->end - out->cur >= 1) {
-      *out->cur++ = ${g.c_string(''.join(names))}[v];
+%   if table and table["kind"] == "padded":
+<% width, names, lens = table["width"], table["names"], table["lens"] %>\
+%     if all(x == 1 for x in lens) and len(names) <= 64:
+   /* every value named by one character */
+   if ((uint64_t)v < ${len(names)}u) {
+      isa_out_char(out, ${g.c_string(''.join(names))}[v]);
       return;
    }
-%   else:
+%     else:
    /* names padded to ${width} bytes: one ${width}-byte copy, then the length (255: no name) */
    static const char names[${len(names)}][${width}] = {
+%       for ln in g.wrap_items([g.c_string(x) for x in names]):
+      ${ln}
+%       endfor
+   };
+   static const unsigned char lens[${len(names)}] = {
+%       for ln in g.wrap_items([str(x) for x in lens]):
+      ${ln}
+%       endfor
+   };
+   if ((uint64_t)v < ${len(names)}u && lens[v] != 255) {
+      if (out->end - out->cur >= ${width}) {
+         memcpy(out->cur, names[v], ${width});
+         out->cur += lens[v];
+      } else {
+         isa_out_mem(out, names[v], lens[v]);
+      }
+      return;
+   }
+%     endif
+   isa_out_int(out, v);
+%   elif table:
+<% names, lens = table["names"], table["lens"] %>\
+   /* a row per value, and its length (255: no name) */
+   static const char names[${len(names)}][${table["width"]}] = {
 %     for ln in g.wrap_items([g.c_string(x) for x in names]):
       ${ln}
 %     endfor
@@ -46,19 +70,19 @@ static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, i
       ${ln}
 %     endfor
    };
-   if ((uint64_t)v < ${len(names)}u && lens[v] != 255 && out->end - out->cur >= ${width}) {
-      memcpy(out->cur, names[v], ${width});
-      out->cur += lens[v];
+   if ((uint64_t)v < ${len(names)}u && lens[v] != 255) {
+      isa_out_mem(out, names[v], lens[v]);
       return;
    }
-%   endif
-%   endif
+   isa_out_int(out, v);
+%   else:
    switch ((uint32_t)v) {
-%   for v in e.values:
+%     for v in e.values:
    case ${v.value}: isa_out_mem(out, ${g.c_string(v.display)}, ${len(v.display.encode('utf-8'))}); return;
-%   endfor
+%     endfor
    default: isa_out_int(out, v); return;
    }
+%   endif
 }
 % endfor
 <%include file="operands.c.mako"/>

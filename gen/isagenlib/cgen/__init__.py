@@ -112,11 +112,12 @@ class Gen:
         return out
 
     @staticmethod
-    def wrap_items(items, width=100):
-        """Initialiser items joined by ", " into lines of about `width`."""
+    def wrap_items(items, width=100, sep=","):
+        """Initialiser items, each followed by `sep`, joined by spaces into
+        lines of about `width`."""
         lines, cur = [], ""
         for it in items:
-            piece = it + ","
+            piece = it + sep
             if cur and len(cur) + 1 + len(piece) > width:
                 lines.append(cur)
                 cur = piece
@@ -128,21 +129,25 @@ class Gen:
 
     @staticmethod
     def enum_name_table(e):
-        """(width, names, lengths) for an enum whose printer copies a name
-        of a fixed-width table in one go: values 0..N-1 with few holes
-        (length 255) and every name shorter than 8 or 16 bytes; else None
-        (its printer is a switch)."""
+        """How an enum's printer finds a value's name: a dict with "kind"
+        "padded" (every name shorter than 8 or 16 bytes: one fixed-width
+        copy), "packed" (names one after the other, found by offset), or
+        None for an enum too sparse for a table (its printer is a switch).
+        A table covers values 0..N-1 with few holes; "names" and "lens"
+        per value (length 255: no name, printed as a number)."""
         if not e.values or min(v.value for v in e.values) < 0:
             return None
         n = max(v.value for v in e.values) + 1
         longest = max(len(v.display.encode("utf-8")) for v in e.values)
-        if n > 256 or n > 2 * len(e.values) + 8 or longest > 15:
+        if n > 4096 or n > 2 * len(e.values) + 8 or longest > 254:
             return None
-        width = 8 if longest < 8 else 16
         names, lens = [""] * n, [255] * n
         for v in e.values:
             names[v.value], lens[v.value] = v.display, len(v.display.encode("utf-8"))
-        return width, names, lens
+        if n <= 256 and longest <= 15:
+            return {"kind": "padded", "width": 8 if longest < 8 else 16, "names": names, "lens": lens}
+        # one row per value: a string literal each (ISO C caps one literal at 4095 bytes)
+        return {"kind": "rows", "width": longest + 1, "names": names, "lens": lens}
 
     def operands(self):
         """The operands to emit: those something prints or checks."""
