@@ -8,8 +8,11 @@
  * Reflection tables
  * ====================================================================== */
 % for t in spec.types:
-<% S = n.sname(t) %>\
+<% S = n.sname(t); hot = spec.stream is not None and t is spec.stream.unit %>\
 
+%   if not hot:
+ISA_RARELY_USED
+%   endif
 %   for ln in g.signature('int ' + n.fn(t, 'decode_any'), ['const uint8_t *buf', 'size_t len', 'size_t pos', 'void *obj', 'size_t *bits', 'struct isa_error *err'], static=True):
 ${ln}
 %   endfor
@@ -17,6 +20,7 @@ ${ln}
    return ${n.fn(t, 'decode')}(buf, len, pos, (${S} *)obj, bits, err);
 }
 
+ISA_RARELY_USED
 %   for ln in g.signature('int ' + n.fn(t, 'encode_any'), ['const void *obj', 'uint8_t *buf', 'size_t cap', 'size_t pos', 'size_t *bits', 'struct isa_error *err'], static=True):
 ${ln}
 %   endfor

@@ -27,9 +27,11 @@ const char *isa_version(void);
 #if defined(__GNUC__)
 #define ISA_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define ISA_MAYBE_UNUSED __attribute__((unused)) /* generated helpers some specs never call */
+#define ISA_RARELY_USED __attribute__((cold)) /* entry points no fast path goes through: compiled for size */
 #else
 #define ISA_PRINTF(f, a)
 #define ISA_MAYBE_UNUSED
+#define ISA_RARELY_USED
 #endif
 
 /* ---- errors ------------------------------------------------------------ */
