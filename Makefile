@@ -38,7 +38,14 @@ endif
 
 WARN    := -std=c11 -Wall -Wextra -Werror -pedantic
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS := $(WARN) $(CFLAGS) -fPIC -I runtime/include -I $(OUT)/gen
+ALL_CFLAGS := $(WARN) $(CFLAGS) -fPIC -ffunction-sections -fdata-sections -I runtime/include -I $(OUT)/gen
+# Every function and table of the library in a section of its own (above),
+# so that a program linking it drops what it never reaches (--gc-sections),
+# and keeps one copy of functions that compiled to the same code
+# (--icf=all, gold's: the spec builds of one XML file share many, and no
+# code here compares function pointers) where the compiler can use gold.
+LINK_SMALL := -Wl,--gc-sections $(shell printf 'int main(void){return 0;}' | \
+   $(CC) -fuse-ld=gold -Wl,--icf=all -x c - -o /dev/null 2>/dev/null && echo -fuse-ld=gold -Wl,--icf=all)
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 ISAGEN  := gen/isagen
@@ -144,7 +151,7 @@ SONAME  := libisagen.so.$(SOMAJOR)
 
 $(OUT)/lib/libisagen.so.$(VERSION): $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ -lm
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--gc-sections -o $@ $^ -lm
 
 $(OUT)/lib/libisagen.so: $(OUT)/lib/libisagen.so.$(VERSION)
 	ln -sf libisagen.so.$(VERSION) $(OUT)/lib/$(SONAME)
@@ -152,7 +159,7 @@ $(OUT)/lib/libisagen.so: $(OUT)/lib/libisagen.so.$(VERSION)
 
 $(OUT)/bin/isa: $(CLI_OBJ) $(OUT)/lib/libisagen.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(OUT)/lib/libisagen.a -lm -ldl
+	$(CC) $(CFLAGS) $(LINK_SMALL) -o $@ $(CLI_OBJ) $(OUT)/lib/libisagen.a -lm -ldl
 
 lib: $(OUT)/lib/libisagen.a $(OUT)/lib/libisagen.so
 cli: $(OUT)/bin/isa
