@@ -218,23 +218,36 @@ static unsigned edit_distance(const char *a, size_t la, const char *b, size_t lb
 /* The compiled-in specs a misspelt name may have meant, as "'a' or 'b'"
  * into buf: those it begins, or else those nearest to it (an edit distance
  * of at most a third of the name, 2 at least); "" when none is near. */
-static void suggest_specs(const char *name, char *buf, size_t size)
+/* The name of the i-th spec --isa can name: those of the --load
+ * libraries, then those compiled in; NULL past the last. */
+static const char *spec_name_at(const struct options *o, unsigned i)
 {
-   unsigned n, best = ~0u, pass;
+   unsigned n;
    const struct isa_spec *const *specs = isa_specs(&n);
+   for (unsigned k = 0; k < o->n_loaded; k++) {
+      if (i < o->loaded[k].n)
+         return o->loaded[k].specs[i]->name;
+      i -= o->loaded[k].n;
+   }
+   return i < n ? specs[i]->name : NULL;
+}
+
+static void suggest_specs(const struct options *o, const char *name, char *buf, size_t size)
+{
+   unsigned best = ~0u, pass;
+   const char *b;
    size_t la = strlen(name), used = 0, shown = 0;
    buf[0] = '\0';
    if (la > 64)
       return;
-   for (unsigned i = 0; i < n; i++) { /* the nearest distance, for the second pass */
-      size_t lb = strlen(specs[i]->name);
-      unsigned d = lb <= 64 ? edit_distance(name, la, specs[i]->name, lb) : ~0u;
+   for (unsigned i = 0; (b = spec_name_at(o, i)) != NULL; i++) { /* the nearest distance, for the second pass */
+      size_t lb = strlen(b);
+      unsigned d = lb <= 64 ? edit_distance(name, la, b, lb) : ~0u;
       if (d <= (lb / 3 > 2 ? lb / 3 : 2) && d < best)
          best = d;
    }
    for (pass = 0; pass < 2 && !shown; pass++)
-      for (unsigned i = 0; i < n && shown < 3; i++) {
-         const char *b = specs[i]->name;
+      for (unsigned i = 0; (b = spec_name_at(o, i)) != NULL && shown < 3; i++) {
          size_t lb = strlen(b);
          bool near = pass == 0 ? la >= 2 && lb > la && !strncmp(b, name, la)
                                : lb <= 64 && edit_distance(name, la, b, lb) == best;
@@ -395,7 +408,7 @@ int main(int argc, char **argv)
    o.spec = find_spec(&o, isa_name);
    if (!o.spec) {
       char near[200], what[400];
-      suggest_specs(isa_name, near, sizeof near);
+      suggest_specs(&o, isa_name, near, sizeof near);
       if (!near[0])
          return usage_error("unknown spec '%s' (see 'isa list')", isa_name);
       snprintf(what, sizeof what, "%.100s' (did you mean %s? see 'isa list')", isa_name, near);

@@ -53,6 +53,13 @@ class SpecLibrary(unittest.TestCase):
         r = run([ISA, "dis", "--isa", "toy-varlen", "--hex", "0001"])
         self.assertEqual(r.returncode, 2, "without --load the spec is unknown")
 
+    def test_a_misspelt_name_is_matched_against_loaded_specs_too(self):
+        r = run([ISA, "dis", "--load", self.lib, "--isa", "toy-varlan", "--hex", "8ea0a003"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown spec 'toy-varlan' (did you mean 'toy-varlen'?", r.stderr)
+        r = run([ISA, "dis", "--load", self.lib, "--isa", "lima-p", "--hex", "8ea0a003"])
+        self.assertIn("did you mean 'lima-pp'?", r.stderr, "and against those compiled in")
+
 
 if __name__ == "__main__":
     unittest.main()
