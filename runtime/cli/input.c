@@ -178,11 +178,60 @@ static bool map_file(FILE *fp, struct bytes *out)
    return true;
 }
 
+/* An input that cannot be mapped (a pipe, a terminal) is read into
+ * memory up to this size; past it, what was read and the rest go to a
+ * temporary file that is then mapped, so that memory stays flat however
+ * long the stream. */
+#define SPILL_AT ((size_t)8 << 20)
+
+/* buf[0, len) and the rest of fp into an unnamed temporary file, mapped
+ * into out (buf, of cap >= len bytes, is the block the rest is read in);
+ * false when there is no temporary file to be had (out untouched, fp
+ * unread), or, with *failed, on a read or write error. */
+/* A new file in $TMPDIR (else /tmp), already unlinked: gone when closed. */
+static FILE *temporary_file(void)
+{
+   const char *dir = getenv("TMPDIR");
+   char path[4096];
+   int fd;
+   FILE *fp;
+   if (!dir || !*dir)
+      dir = "/tmp";
+   if ((size_t)snprintf(path, sizeof path, "%s/isa-input-XXXXXX", dir) >= sizeof path)
+      return NULL;
+   fd = mkstemp(path);
+   if (fd < 0)
+      return NULL;
+   unlink(path);
+   fp = fdopen(fd, "w+b");
+   if (!fp)
+      close(fd);
+   return fp;
+}
+
+static bool spill(FILE *fp, uint8_t *buf, size_t len, size_t cap, struct bytes *out, bool *failed)
+{
+   FILE *tmp = temporary_file();
+   size_t n;
+   bool ok;
+   *failed = false;
+   if (!tmp)
+      return false;
+   ok = fwrite(buf, 1, len, tmp) == len;
+   while (ok && (n = fread(buf, 1, cap, fp)) > 0)
+      ok = fwrite(buf, 1, n, tmp) == n;
+   ok = ok && !ferror(fp) && fflush(tmp) == 0 && map_file(tmp, out);
+   fclose(tmp); /* the mapping stays; the file goes with it */
+   *failed = !ok;
+   return ok;
+}
+
 bool read_file(const char *path, struct bytes *out, char *err, size_t errsize)
 {
    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
    size_t cap = 4096, len = 0;
    uint8_t *buf;
+   bool failed = false;
    memset(out, 0, sizeof *out);
    if (!fp) {
       snprintf(err, errsize, "cannot open %s", path);
@@ -199,6 +248,14 @@ bool read_file(const char *path, struct bytes *out, char *err, size_t errsize)
       len += n;
       if (n == 0)
          break;
+      if (len == cap && cap >= SPILL_AT && spill(fp, buf, len, cap, out, &failed)) {
+         free(buf);
+         if (fp != stdin)
+            fclose(fp);
+         return true;
+      }
+      if (failed)
+         break;
       if (len == cap) {
          uint8_t *bigger = (uint8_t *)realloc(buf, cap * 2);
          if (!bigger) {
@@ -210,11 +267,13 @@ bool read_file(const char *path, struct bytes *out, char *err, size_t errsize)
          cap *= 2;
       }
    }
-   if (!buf || ferror(fp)) {
-      if (buf)
-         snprintf(err, errsize, "cannot read %s", path);
-      else
+   if (!buf || failed || ferror(fp)) {
+      if (!buf)
          snprintf(err, errsize, "out of memory reading %s", path);
+      else if (failed && !ferror(fp))
+         snprintf(err, errsize, "cannot keep %s in a temporary file (%s)", path, strerror(errno));
+      else
+         snprintf(err, errsize, "cannot read %s", path);
       free(buf);
       if (fp != stdin)
          fclose(fp);

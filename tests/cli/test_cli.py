@@ -310,13 +310,18 @@ class Habits(unittest.TestCase):
     def test_memory_stays_flat_however_long_the_file(self):
         # 64 MiB of zeros (4 Mi Lima GP instructions) through dis and check
         # use about what one instruction does: a file is mapped, read in
-        # order and let go behind the decoder
+        # order and let go behind the decoder; a pipe past 8 MiB goes to a
+        # temporary file that is mapped the same way
         probe = ("import resource, subprocess, sys\n"
-                 "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)\n"
+                 "pipe = sys.argv[1] == 'pipe'\n"
+                 "args = sys.argv[2:-1] + (['-'] if pipe else sys.argv[-1:])\n"
+                 "cat = subprocess.Popen(['cat', sys.argv[-1]], stdout=subprocess.PIPE) if pipe else None\n"
+                 "subprocess.run(args, stdin=cat.stdout if pipe else None, stdout=subprocess.DEVNULL, check=True)\n"
+                 "if cat: cat.stdout.close(); cat.wait()\n"
                  "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
 
-        def peak_kib(*args):
-            r = subprocess.run([sys.executable, "-c", probe, ISA] + list(args), capture_output=True, text=True)
+        def peak_kib(*args, via="file"):
+            r = subprocess.run([sys.executable, "-c", probe, via, ISA] + list(args), capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             return int(r.stdout)
 
@@ -329,6 +334,16 @@ class Habits(unittest.TestCase):
                 base, peak = peak_kib(cmd, "--isa", "lima-gp", small), peak_kib(cmd, "--isa", "lima-gp", big)
                 self.assertLess(peak - base, 24 << 10, "%s: %d KiB for one instruction, %d KiB for 64 MiB"
                                 % (cmd, base, peak))
+                peak = peak_kib(cmd, "--isa", "lima-gp", big, via="pipe")
+                self.assertLess(peak - base, 24 << 10, "%s: %d KiB for one instruction, %d KiB for 64 MiB piped"
+                                % (cmd, base, peak))
+            # and what comes through a pipe is all there, in order: the same
+            # listing as from the file
+            def listing_sha256(shell):
+                return subprocess.run(["sh", "-c", shell + " | sha256sum", "sh", big, ISA], capture_output=True,
+                                      text=True, check=True).stdout
+            self.assertEqual(listing_sha256('cat "$1" | "$2" dis --isa lima-gp --offsets -'),
+                             listing_sha256('"$2" dis --isa lima-gp --offsets "$1"'))
 
     def test_an_elf_files_section_by_name(self):
         # the README's two AGX instructions as the .text of an ELF file of
