@@ -80,7 +80,7 @@ static inline void isa_error_clear(struct isa_error *e)
    }
 }
 
-ISA_COLD int isa_fail(struct isa_error *e, int status, const char *type,
+static inline int isa_fail(struct isa_error *e, int status, const char *type,
                            const char *field, const char *detail)
 {
    if (e) {
@@ -108,7 +108,7 @@ ISA_COLD int isa_fail_range(struct isa_error *e, const char *type,
    return ISA_ERR_RANGE;
 }
 
-ISA_COLD int isa_fail_truncated(struct isa_error *e, const char *type,
+static inline int isa_fail_truncated(struct isa_error *e, const char *type,
                                      uint64_t bit, uint64_t need, uint64_t have)
 {
    if (e) {
