@@ -201,6 +201,18 @@ class Install(unittest.TestCase):
                     + [os.path.join(self.root, "lib", "libisagen.a"), "-lm"])
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(run([exe]).stdout, "add r1, r5, #7\n" * 2)
+            # the same program as C++ (the way to keep builds apart there too)
+            objs = []
+            for c in ("toy_varlen.c", "other_toy.c"):
+                objs.append(os.path.join(d, c + ".o"))
+                r = run(["cc", "-std=c11", "-c", "-I", d, "-o", objs[-1], os.path.join(d, c)]
+                        + self.pkg_config("--cflags"))
+                self.assertEqual(r.returncode, 0, r.stderr)
+            r = run(["g++", "-std=c++17", "-Wall", "-Werror", "-x", "c++", "-I", d, "-o", exe + "++",
+                     os.path.join(d, "both.c"), "-x", "none"] + objs + self.pkg_config("--cflags")
+                    + [os.path.join(self.root, "lib", "libisagen.a"), "-lm"])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(run([exe + "++"]).stdout, "add r1, r5, #7\n" * 2)
 
     def test_uninstall_removes_every_file(self):
         dest = os.path.join(self.scratch, "again")
