@@ -126,6 +126,8 @@ int disassemble(const struct options *o, const struct bytes *in, struct isa_out 
       struct isa_ctx ctx;
       const void *obj;
       int r;
+      if (out->error && out->fp && ferror(out->fp))
+         break; /* the output cannot be written: main says so */
       bytes_release(in, cur.offset, &released);
       isa_error_clear(&err);
       r = isa_cursor_next(&cur, NULL, &ctx, &err); /* into the cursor: no copy per unit */
@@ -204,7 +206,7 @@ static int batch(const struct options *o)
    FILE *fp = strcmp(o->batch, "-") == 0 ? stdin : fopen(o->batch, "rb");
    char *line, *text = (char *)malloc(TEXT_CAP), *units = o->json ? (char *)malloc(TEXT_CAP) : NULL;
    uint8_t *bytes = NULL; /* every line's bytes, in one buffer grown to the longest */
-   size_t len = 0, bytes_cap = 0;
+   size_t len = 0, bytes_cap = 0, n_lines = 0;
    int status = EXIT_OK;
    struct isa_out out;
    struct line_reader lines;
@@ -225,6 +227,9 @@ static int batch(const struct options *o)
       char msg[512], umsg[512];
       size_t consumed = 0;
       bool ok;
+      n_lines++;
+      if (out.error && ferror(stdout))
+         break; /* the answers cannot be written: main says so */
       if (len && line[len - 1] == '\r')
          line[--len] = '\0';
       isa_out_buffer(&t, text, TEXT_CAP);
@@ -276,6 +281,9 @@ static int batch(const struct options *o)
    if (lines.failed) {
       fprintf(stderr, "isa: cannot read %s\n", o->batch);
       status = EXIT_USAGE;
+   } else if (n_lines == 0) {
+      fprintf(stderr, "isa: %s: empty input, no lines to disassemble\n", o->batch);
+      status = EXIT_INVALID;
    }
    line_reader_fini(&lines);
    free(bytes);
@@ -300,7 +308,10 @@ int cmd_dis(struct options *o)
    isa_out_file(&out, stdout);
    r = disassemble(o, &in, &out, o->json, &consumed, msg, sizeof msg);
    isa_out_flush(&out);
-   fflush(stdout);
+   if (fflush(stdout) != 0 || ferror(stdout)) { /* stopped: main says why */
+      bytes_free(&in);
+      return EXIT_INVALID;
+   }
    if (r == ISA_OK && consumed < in.len)
       fprintf(stderr, "isa: note: %s: %zu trailing byte%s after the decoded unit%s\n", o->spec->name,
               in.len - consumed, in.len - consumed == 1 ? "" : "s", consumed ? "" : "s");

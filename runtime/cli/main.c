@@ -1,5 +1,6 @@
 /* isa: disassemble, inspect and check binaries of the specs compiled into
  * the isagen runtime.  See docs/cli.md. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,38 @@ static void suggest_specs(const struct options *o, const char *name, char *buf, 
       buf[size - 1] = '\0';
 }
 
+/* Spec options, which the command line names --NAME VALUE */
+static const struct isa_option *spec_option(const struct isa_spec *spec, const char *name)
+{
+   for (unsigned k = 0; k < spec->n_options; k++)
+      if (!strcmp(spec->options[k].name, name))
+         return &spec->options[k];
+   return NULL;
+}
+
+static bool some_spec_has_option(const struct options *o, const char *name)
+{
+   unsigned n;
+   const struct isa_spec *const *specs = isa_specs(&n);
+   for (unsigned k = 0; k < o->n_loaded; k++)
+      for (unsigned i = 0; i < o->loaded[k].n; i++)
+         if (spec_option(o->loaded[k].specs[i], name))
+            return true;
+   for (unsigned i = 0; i < n; i++)
+      if (spec_option(specs[i], name))
+         return true;
+   return false;
+}
+
+/* "one of t600, t620 or t720" */
+static void option_values(const struct isa_option *opt, char *buf, size_t size)
+{
+   size_t used = (size_t)snprintf(buf, size, "one of ");
+   for (unsigned i = 0; i < opt->n_values && used < size; i++)
+      used += (size_t)snprintf(buf + used, size - used, "%s%s", i == 0 ? "" : i + 1 == opt->n_values ? " or " : ", ",
+                               opt->value_names[i]);
+}
+
 /* A byte count or address: decimal, or hex after 0x */
 static bool parse_number(const char *s, uint64_t *v)
 {
@@ -305,7 +338,7 @@ static int cmd_list(const struct options *o)
    return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
    struct options o;
    const char *cmd, *isa_name = NULL;
@@ -388,11 +421,12 @@ int main(int argc, char **argv)
          o.show_bytes = true;
       } else if (!strcmp(a, "--strict") && !strcmp(cmd, "check")) {
          o.strict = true;
-      } else if (a[0] == '-' && a[1] == '-' && a[2] != '\0' && i + 1 < argc && o.n_opt < MAX_SPEC_OPTIONS &&
-                 argv[i + 1][0] != '-') {
-         /* --NAME VALUE: a spec's option, checked once the spec is known */
+      } else if (a[0] == '-' && a[1] == '-' && a[2] != '\0' && o.n_opt < MAX_SPEC_OPTIONS &&
+                 ((i + 1 < argc && argv[i + 1][0] != '-') || some_spec_has_option(&o, a + 2))) {
+         /* --NAME VALUE: a spec's option, checked once the spec is known
+          * (without VALUE when some spec has it: then that is the error) */
          o.opt_name[o.n_opt] = a + 2;
-         o.opt_value[o.n_opt++] = argv[++i];
+         o.opt_value[o.n_opt++] = i + 1 < argc && argv[i + 1][0] != '-' ? argv[++i] : NULL;
       } else if (a[0] == '-' && a[1] != '\0') {
          return usage_error("unknown option '%s'", a);
       } else if (o.file) {
@@ -418,11 +452,22 @@ int main(int argc, char **argv)
       return usage_error("spec '%s' has more options than this command handles", isa_name);
    isa_options_init(o.spec, o.spec_options);
    for (unsigned k = 0; k < o.n_opt; k++) {
-      char what[200];
-      if (isa_option_set(o.spec, o.spec_options, o.opt_name[k], o.opt_value[k]) == ISA_OK)
+      const struct isa_option *opt = spec_option(o.spec, o.opt_name[k]);
+      char what[1000], values[400];
+      if (o.opt_value[k] && isa_option_set(o.spec, o.spec_options, o.opt_name[k], o.opt_value[k]) == ISA_OK)
          continue;
-      snprintf(what, sizeof what, "--%s %s", o.opt_name[k], o.opt_value[k]);
-      return usage_error("unknown option or value '%s' for this spec (see 'isa list')", what);
+      if (!opt) {
+         snprintf(what, sizeof what, "--%.100s' (spec %s has %s", o.opt_name[k], o.spec->name,
+                  o.spec->n_options ? "other options; see 'isa list')" : "no options)");
+         return usage_error("unknown option '%s", what);
+      }
+      option_values(opt, values, sizeof values);
+      if (!o.opt_value[k])
+         snprintf(what, sizeof what, "--%.100s needs a value: %s", o.opt_name[k], values);
+      else
+         snprintf(what, sizeof what, "--%.100s %.100s: not a value of --%.100s, which is %s", o.opt_name[k],
+                  o.opt_value[k], o.opt_name[k], values);
+      return usage_error("%s", what);
    }
    if (o.batch && strcmp(cmd, "dis"))
       return usage_error("%s", "--batch only applies to dis");
@@ -438,4 +483,20 @@ int main(int argc, char **argv)
    if (!o.batch && !!o.hex + !!o.file != 1)
       return usage_error("%s", o.hex ? "give either --hex or a FILE, not both" : "no input: give --hex HEX, a FILE or -");
    return !strcmp(cmd, "dis") ? cmd_dis(&o) : cmd_check(&o);
+}
+
+/* Every write is checked, as coreutils do: output that could not be
+ * written (a full disk, a closed pipe when SIGPIPE is ignored) is an error,
+ * whatever the command found. */
+int main(int argc, char **argv)
+{
+   int status = run(argc, argv);
+   if (fflush(stdout) != 0 || ferror(stdout)) {
+      if (errno) /* set by the write that failed (stdio keeps no other record) */
+         fprintf(stderr, "isa: cannot write the output: %s\n", strerror(errno));
+      else
+         fprintf(stderr, "isa: cannot write the output\n");
+      return status == EXIT_USAGE ? EXIT_USAGE : EXIT_INVALID;
+   }
+   return status;
 }

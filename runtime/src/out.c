@@ -346,8 +346,10 @@ void isa_out_enum(struct isa_out *o, const char *name, int64_t v)
       isa_out_int(o, v);
 }
 
-/* What follows the backslash when JSON escapes byte c: 0 for none (the
- * byte itself), 'u' for \u00XX. */
+/* What follows the backslash when JSON escapes byte c below 0x80: 0 for
+ * none (the byte itself), 'u' for \u00XX.  A byte from 0x80 up starts a
+ * UTF-8 sequence, copied when it is one and \ufffd when not, so that the
+ * JSON is valid whatever the bytes. */
 static const char json_escape[256] = {
    ['\0'] = 'u', [1] = 'u', [2] = 'u', [3] = 'u', [4] = 'u', [5] = 'u', [6] = 'u', [7] = 'u',
    [8] = 'u', ['\t'] = 't', ['\n'] = 'n', [11] = 'u', [12] = 'u', ['\r'] = 'r', [14] = 'u', [15] = 'u',
@@ -356,9 +358,46 @@ static const char json_escape[256] = {
    ['"'] = '"', ['\\'] = '\\', [0x7f] = 'u',
 };
 
-/* Byte c as JSON writes it, at p (room for 6); returns its length. */
-static inline size_t json_put(char *p, unsigned char c)
+/* The length of the well-formed UTF-8 sequence at s[0..n) (s[0] >= 0x80),
+ * or 0: a lead byte, and continuation bytes in the ranges that rule out
+ * overlong forms, surrogates and code points past U+10FFFF. */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
 {
+   unsigned c = s[0], lo = 0x80, hi = 0xbf;
+   size_t len, k;
+   if (c >= 0xc2 && c <= 0xdf)
+      len = 2;
+   else if (c >= 0xe0 && c <= 0xef)
+      len = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+   else if (c >= 0xf0 && c <= 0xf4)
+      len = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+   else
+      return 0;
+   if (n < len || s[1] < lo || s[1] > hi)
+      return 0;
+   for (k = 2; k < len; k++)
+      if (s[k] < 0x80 || s[k] > 0xbf)
+         return 0;
+   return len;
+}
+
+/* The character at s[0..n) that ended a run of plain bytes, as JSON writes
+ * it, at p (room for 6); returns its length, and in *used the bytes of s
+ * it took. */
+static inline size_t json_put(char *p, const char *s, size_t n, size_t *used)
+{
+   unsigned char c = (unsigned char)s[0];
+   *used = 1;
+   if (c >= 0x80) {
+      size_t len = utf8_sequence((const unsigned char *)s, n);
+      if (len) {
+         memcpy(p, s, len);
+         *used = len;
+         return len;
+      }
+      memcpy(p, "\\ufffd", 6); /* not UTF-8: the replacement character */
+      return 6;
+   }
    if (!json_escape[c]) {
       *p = (char)c;
       return 1;
@@ -376,8 +415,9 @@ static inline size_t json_put(char *p, unsigned char c)
 
 /* Bit 7 of each byte of the 8 at p (read little-endian) set where JSON
  * needs an escape (a quote, a backslash, a control character or DEL), by
- * "has a zero byte" tests on the word.  Borrows can flag a byte above a
- * flagged one but never below it, so the lowest flag is exact. */
+ * "has a zero byte" tests on the word, or the byte is 0x80 or above (UTF-8
+ * to check).  Borrows can flag a byte above a flagged one but never below
+ * it, so the lowest flag is exact. */
 static uint64_t json_escapes8(const char *p)
 {
    const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
@@ -386,7 +426,7 @@ static uint64_t json_escapes8(const char *p)
    q = x ^ (ones * '"');
    s = x ^ (ones * '\\');
    d = x ^ (ones * 0x7f);
-   return (((q - ones) & ~q) | ((s - ones) & ~s) | ((d - ones) & ~d) | ((x - ones * 0x20) & ~x)) & high;
+   return (((q - ones) & ~q) | ((s - ones) & ~s) | ((d - ones) & ~d) | ((x - ones * 0x20) & ~x) | x) & high;
 }
 
 /* Index of the lowest set bit of m != 0 */
@@ -413,7 +453,7 @@ static unsigned json_escapes16(const char *p)
    const __m128i bad = _mm_or_si128(_mm_or_si128(ctl, _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))),
                                     _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
                                                  _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f))));
-   return (unsigned)_mm_movemask_epi8(bad);
+   return (unsigned)_mm_movemask_epi8(_mm_or_si128(bad, x)); /* and every byte from 0x80 up */
 }
 #endif
 
@@ -440,7 +480,7 @@ static size_t json_copy_plain(char *p, const char *s, size_t n)
       if (m)
          return i + lowest_bit(m) / 8;
    }
-   for (; i < n && !json_escape[(unsigned char)s[i]]; i++)
+   for (; i < n && (unsigned char)s[i] < 0x80 && !json_escape[(unsigned char)s[i]]; i++)
       p[i] = s[i];
    return i;
 }
@@ -461,13 +501,18 @@ void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
          const size_t take = n - i < room - SLACK ? n - i : room - SLACK, run = json_copy_plain(o->cur, s + i, take);
          o->cur += run;
          i += run;
-         if (run < take) /* s[i] ended the run */
-            o->cur += json_put(o->cur, (unsigned char)s[i++]);
+         if (run < take) { /* s[i] ended the run */
+            size_t used;
+            o->cur += json_put(o->cur, s + i, n - i, &used);
+            i += used;
+         }
       } else if (o->fp || o->write) {
          isa_out_flush(o);
       } else {
          char u[6];
-         isa_out_mem(o, u, json_put(u, (unsigned char)s[i++]));
+         size_t used, len = json_put(u, s + i, n - i, &used);
+         isa_out_mem(o, u, len);
+         i += used;
       }
    }
    isa_out_char(o, '"');

@@ -384,8 +384,10 @@ int isa_container_payload(const struct isa_container *c, const uint8_t *buf, siz
                           size_t *size, struct isa_error *err)
 {
    size_t pos, end;
-   if (len < 8 || memcmp(buf, c->magic, 4) != 0)
+   if (len < 4 || memcmp(buf, c->magic, 4) != 0)
       return ISA_ERR_NO_MATCH;
+   if (len < 8) /* the magic, cut before its size */
+      return isa_fail_truncated(err, c->name, 0, 64, (uint64_t)len * 8);
    end = 8 + (size_t)le32(buf + 4);
    if (end > len)
       return isa_fail_truncated(err, c->name, 32, (uint64_t)end * 8, (uint64_t)len * 8);

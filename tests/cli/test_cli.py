@@ -41,7 +41,15 @@ class Usage(unittest.TestCase):
             (("dis", "--isa", "nv-sph", "--hex", "00", "file.bin"), "give either --hex or a FILE"),
             (("dis", "--isa", "nv-sph", "--frob"), "unknown option '--frob'"),
             (("dis", "--isa", "nv-sph", "--gpu", "t720", "--hex", "00"),
-             "unknown option or value '--gpu t720' for this spec"),
+             "unknown option '--gpu' (spec nv-sph has no options)"),
+            # an option of the spec: which option, and why
+            (("dis", "--isa", "midgard", "--hex", "00", "--gpu"),
+             "--gpu needs a value: one of t600, t620, t720, t760, t820, t830, t860 or t880"),
+            (("dis", "--isa", "midgard", "--gpu", "--hex", "00"), "--gpu needs a value: one of t600,"),
+            (("dis", "--isa", "midgard", "--gpu", "t999", "--hex", "00"),
+             "--gpu t999: not a value of --gpu, which is one of t600,"),
+            (("dis", "--isa", "midgard", "--frob", "x", "--hex", "00"),
+             "unknown option '--frob' (spec midgard has other options; see 'isa list')"),
             (("dis", "--isa"), "--isa needs a value"),
             (("check", "--isa", "nv-sph", "--batch", "-"), "--batch only applies to dis"),
             (("list", "x"), "list takes no arguments"),
@@ -225,6 +233,36 @@ class Output(unittest.TestCase):
         code, out, err = isa("dis", "--isa", "nv-sph", "--batch", ROOT)
         self.assertEqual(code, 2)
         self.assertIn("cannot read " + ROOT, err)
+
+    def test_output_that_cannot_be_written_is_an_error(self):
+        # as coreutils do: exit 1 with the reason, for every command and
+        # however the output is made (a stream, findings, batch answers, help)
+        cases = [("dis", "--isa", "agx-g13", "--hex", "62023d132a05c431"),
+                 ("dis", "--isa", "agx-g13", "--json", "--hex", "62023d132a05c431"),
+                 ("check", "--isa", "lima-gp", "--hex", "ff" * 16),
+                 ("dis", "--isa", "agx-g13", "--batch", "-"),
+                 ("list",), ("--version",), ("help", "dis")]
+        for args in cases:
+            with self.subTest(args=args), open("/dev/full", "w") as full:
+                r = subprocess.run([ISA] + list(args), input="6202\n", stdout=full, stderr=subprocess.PIPE,
+                                   text=True)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn("isa: cannot write the output: No space left on device", r.stderr)
+
+    def test_batch_of_nothing_is_an_error(self):
+        for stdin in ("", b""):
+            code, out, err = isa("dis", "--isa", "nv-sph", "--batch", "-", stdin=stdin)
+            self.assertEqual((code, out), (1, ""))
+            self.assertIn("-: empty input, no lines to disassemble", err)
+
+    def test_batch_json_is_valid_whatever_the_bytes(self):
+        # bytes that are not UTF-8 (and some that are) in lines that are not
+        # hex: the echo is still UTF-8 JSON, the bad bytes as U+FFFD
+        stdin = b"62\xff02\n\xfe\xfd\n\xc3\xa9\n\xed\xa0\x80\n6202\n"
+        r = subprocess.run([ISA, "dis", "--isa", "agx-g13", "--batch", "-"], input=stdin, capture_output=True)
+        answers = [json.loads(line.decode("utf-8", errors="strict")) for line in r.stdout.splitlines()]
+        self.assertEqual([a["hex"] for a in answers],
+                         ["62\ufffd02", "\ufffd\ufffd", "\u00e9", "\ufffd\ufffd\ufffd", "6202"])
 
 
 class Habits(unittest.TestCase):

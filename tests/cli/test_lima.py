@@ -74,6 +74,12 @@ class Files(unittest.TestCase):
             code, out, err = isa("dis", "--isa", "lima-pp", path)
             self.assertEqual(code, 1)
             self.assertIn("damaged MBS container: truncated input", err)
+        # the magic alone, or cut inside the size after it: damaged too,
+        # never decoded as instructions
+        for cut in (4, 5, 7):
+            code, out, err = isa("dis", "--isa", "lima-pp", "--hex", MBS_PP[:cut].hex())
+            self.assertEqual((code, out), (1, ""), cut)
+            self.assertIn("damaged MBS container: truncated input", err)
 
     def test_offsets(self):
         prog = "250402000c000000cf07e001000000b0f5050000" + "e6050000203c00f100000000001000394e0e0000cf070000"

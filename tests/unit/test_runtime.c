@@ -484,6 +484,32 @@ Test(out, json_strings_are_escaped)
    cr_assert_str_eq(buf, "\"a\\\"b\\\\c\\n\\t\\u0001z\"");
 }
 
+/* The length of the UTF-8 character at s[0..n) (s[0] >= 0x80), decoded
+ * and checked against the code point it gives, or 0 when it is not one. */
+static size_t utf8_reference(const unsigned char *s, size_t n)
+{
+   size_t len;
+   uint32_t cp, least;
+   if ((s[0] & 0xe0) == 0xc0)
+      len = 2, cp = s[0] & 0x1fu, least = 0x80;
+   else if ((s[0] & 0xf0) == 0xe0)
+      len = 3, cp = s[0] & 0x0fu, least = 0x800;
+   else if ((s[0] & 0xf8) == 0xf0)
+      len = 4, cp = s[0] & 0x07u, least = 0x10000;
+   else
+      return 0;
+   if (n < len)
+      return 0;
+   for (size_t k = 1; k < len; k++) {
+      if ((s[k] & 0xc0) != 0x80)
+         return 0;
+      cp = cp << 6 | (s[k] & 0x3fu);
+   }
+   if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      return 0;
+   return len;
+}
+
 /* JSON escaping one character at a time: what isa_out_json_string must
  * produce, into want (room for 6 * n + 3); returns its length. */
 static size_t json_reference(const char *in, size_t n, char *want)
@@ -492,7 +518,16 @@ static size_t json_reference(const char *in, size_t n, char *want)
    want[k++] = '"';
    for (size_t i = 0; i < n; i++) {
       unsigned char b = (unsigned char)in[i];
-      if (b == '"' || b == '\\')
+      if (b >= 0x80) {
+         size_t len = utf8_reference((const unsigned char *)in + i, n - i);
+         if (!len) {
+            k += (size_t)sprintf(want + k, "\\ufffd");
+            continue;
+         }
+         memcpy(want + k, in + i, len);
+         k += len;
+         i += len - 1;
+      } else if (b == '"' || b == '\\')
          k += (size_t)sprintf(want + k, "\\%c", b);
       else if (b == '\n')
          k += (size_t)sprintf(want + k, "\\n");
@@ -597,6 +632,42 @@ Test(out, json_strings_escape_neighbouring_bytes)
             isa_out_flush(&o);
             cr_assert_str_eq(got, want, "bytes 0x%02x 0x%02x at %u", edges[a], edges[b], at);
          }
+}
+
+/* UTF-8 is copied and anything else from 0x80 up becomes U+FFFD, so the
+ * JSON is valid whatever the bytes: every lead byte followed by every
+ * second byte and edge values for the third and fourth, in a string and
+ * at its very end (a sequence cut short). */
+Test(out, json_strings_keep_utf8_and_replace_other_bytes)
+{
+   static const unsigned char edges[] = {0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff};
+   static const unsigned char last[] = {0x80, 0xbf, 0x41, 0xc0};
+   unsigned checked = 0;
+   for (unsigned a = 0x80; a < 0x100; a++)
+      for (unsigned b = 0; b < 0x100; b++)
+         for (unsigned c = 0; c < sizeof edges; c++)
+            for (unsigned d = 0; d < sizeof last; d++) {
+               char in[8] = {'x', (char)a, (char)b, (char)edges[c], (char)last[d], 'y', '\\', 'z'};
+               char got[64], want[64];
+               struct isa_out o;
+               for (size_t n = (d == 0 && c == 0) ? 2 : sizeof in; n <= sizeof in; n += 6) {
+                  json_reference(in, n, want);
+                  isa_out_buffer(&o, got, sizeof got);
+                  isa_out_json_string(&o, in, n);
+                  isa_out_flush(&o);
+                  cr_assert_str_eq(got, want, "bytes %02x %02x %02x %02x, %zu of them", a, b, edges[c], last[d], n);
+                  checked++;
+               }
+            }
+   cr_assert_gt(checked, 1000000u);
+   {
+      char got[64];
+      struct isa_out o;
+      isa_out_buffer(&o, got, sizeof got);
+      isa_out_json_string(&o, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xff\xc3", 17);
+      isa_out_flush(&o);
+      cr_assert_str_eq(got, "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \\ufffd\\ufffd\"");
+   }
 }
 
 Test(out, long_formatted_output_goes_through)
