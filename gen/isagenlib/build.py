@@ -18,6 +18,26 @@ from .model import (BUILTIN_TYPES, Alt, Case, Choice, Container, Derive, Display
 
 PIECE_RE = re.compile(r"(\d+)(?:\.\.(\d+))?")  # one piece of a bit list: lo or lo..hi
 
+# What isagen handles, so that any input file either gets an error here or
+# generates C that compiles and whose functions run in bounded time and
+# stack (docs/design.md, "What lint guarantees").  A unit's bits live in a
+# word array on the stack of its decoder, and counts become loop bounds and
+# array sizes.
+MAX_BITS = 1 << 16        # bits of a struct, and so every bit position
+MAX_COUNT = 1 << 16       # elements of a field array, of an array state
+INT_RANGE = (-(1 << 63), (1 << 64) - 1)  # any other number: a C 64-bit value
+LIMITS = {  # attribute: (least, most, what the most is)
+    "bits": (0, MAX_BITS, f"a unit of at most {MAX_BITS} bits"),
+    "min-length": (0, MAX_BITS, f"a unit of at most {MAX_BITS} bits"),
+    "count": (0, MAX_COUNT, f"at most {MAX_COUNT} elements"),
+    "width": (0, 64, "at most 64 bits"),
+    "frac": (0, 64, "at most 64 fraction bits"),
+    "align": (1, MAX_BITS, f"at most {MAX_BITS}"),
+    "max": (0, MAX_COUNT, f"at most {MAX_COUNT} elements"),
+    "skip": (0, (1 << 32) - 1, "a 32-bit size"),
+    "mnemonic-column": (0, 256, "at most 256"),
+}
+
 
 def doc_text(element):
     d = element.find("doc")
@@ -57,6 +77,10 @@ class Builder:
         for m in PIECE_RE.finditer(el.get(attr)):
             lo = int(m.group(1))
             hi = int(m.group(2)) if m.group(2) is not None else lo
+            if max(lo, hi) >= MAX_BITS:
+                self.error(self.aloc(el, attr, m.start()),
+                           f"bit {max(lo, hi)} is past the largest unit isagen handles ({MAX_BITS} bits)")
+                lo, hi = min(lo, MAX_BITS - 1), min(hi, MAX_BITS - 1)
             if hi < lo:
                 self.error(self.aloc(el, attr, m.start()),
                            f"bit range {lo}..{hi} runs backwards (write the low bit first: {hi}..{lo})")
@@ -65,8 +89,19 @@ class Builder:
         return out
 
     def integer(self, el, attr):
+        """The number attribute `attr` holds (None if absent), within its
+        limit: one out of it is reported, and the nearest bound returned so
+        that the later checks still run."""
         text = el.get(attr)
-        return None if text is None else X.parse_int(text)
+        if text is None:
+            return None
+        v = X.parse_int(text)
+        lo, hi, what = LIMITS.get(attr, INT_RANGE + ("a 64-bit value",))
+        if not lo <= v <= hi:
+            self.error(self.aloc(el, attr, 0), f"{attr}=\"{text}\" is out of range: isagen takes {what}"
+                       + ("" if attr in LIMITS else f" ({lo}..{hi})"))
+            v = max(lo, min(v, hi))
+        return v
 
     def parse_expr(self, el, attr):
         text = el.get(attr)

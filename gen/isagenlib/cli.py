@@ -52,10 +52,10 @@ def load_spec(path, schema=None, display_path=None, version=None, name=None, ele
 
 
 def display_name(path):
-    """Paths in diagnostics and generated files: relative when possible, so
-    output never depends on where the checkout lives."""
-    rel = os.path.relpath(path)
-    return rel if not rel.startswith("..") else os.path.basename(path)
+    """Paths in diagnostics and reports: as the user wrote them, so that a
+    message names the file they gave.  (Generated C names its spec file by
+    basename only, so that it never depends on where the checkout lives.)"""
+    return path
 
 
 def version_names(path, schema=None):
@@ -173,7 +173,10 @@ def cmd_generate(args):
     specs = load_builds(args.files, args.schema, args.all_versions, args.version)
     if specs is None:
         return 1
-    os.makedirs(args.output, exist_ok=True)
+    problem = output_problem(args.output)
+    if problem:
+        print(f"isagen generate: {problem}", file=sys.stderr)
+        return 1
     generator = cgen.Generator()
     for spec in specs:
         files = generator.generate(spec, args.prefix)
@@ -185,10 +188,28 @@ def cmd_generate(args):
         print("isagen generate: --registry lists compiled specs; a single header has none to list", file=sys.stderr)
         return 2
     if args.registry:
-        os.makedirs(os.path.dirname(args.registry) or ".", exist_ok=True)
+        problem = output_problem(os.path.dirname(args.registry) or ".", "--registry")
+        if problem:
+            print(f"isagen generate: {problem}", file=sys.stderr)
+            return 1
         write_if_changed(args.registry, cgen.registry([s.name for s in specs],
                                                       prefixes=[args.prefix] if args.prefix else None))
     return 0
+
+
+def output_problem(path, option="-o"):
+    """None when `path` is (or could be made) a directory to write into;
+    else what is wrong, as a message naming the option and the path as
+    given."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except FileExistsError:
+        return f"{option} {path}: a file is there, not a directory"
+    except OSError as e:
+        return f"{option} {path}: cannot make the directory: {e.strerror}"
+    if not os.access(path, os.W_OK):
+        return f"{option} {path}: cannot write there: permission denied"
+    return None
 
 
 def cmd_build(args):
@@ -538,4 +559,9 @@ def main(argv=None):
                     help="what git passes: PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE [...]")
     gd.set_defaults(func=cmd_git_diff)
     args = p.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except OSError as e:  # a file isagen writes (or reads outside a spec's load): a message, not a traceback
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"isagen {args.command}: {where}{e.strerror or e}", file=sys.stderr)
+        return 1

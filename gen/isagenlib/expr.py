@@ -97,6 +97,7 @@ def tokenize(text):
 class Node:
     pos = 0
     type = "int"  # "int" or "float", set by check()
+    depth = 1     # levels of the tree below and including this node
 
 
 class Num(Node):
@@ -167,11 +168,30 @@ _BINARY_LEVELS = [
 _LEVEL = {op: level for level, ops in enumerate(_BINARY_LEVELS) for op in ops}
 
 
+# The walks over an expression (checks, evaluation, C) recurse on its
+# tree, so its size and depth are bounded: the longest expression of the
+# shipped specs has 144 tokens and a depth of 14.
+MAX_TOKENS = 1000
+MAX_DEPTH = 64
+
+
 class Parser:
     def __init__(self, text):
         self.text = text
         self.toks = tokenize(text)
         self.i = 0
+        self.nest = 0  # expr() and unary() calls open now: the parser's own recursion
+        if len(self.toks) > MAX_TOKENS + 1:  # and the end token
+            raise ExprError(self.toks[MAX_TOKENS].pos,
+                            f"expression too long: {len(self.toks) - 1} tokens, isagen takes at most {MAX_TOKENS}")
+
+    @staticmethod
+    def made(node, *kids):
+        """node, with its depth from its children's; too deep an error."""
+        node.depth = 1 + max((k.depth for k in kids if isinstance(k, Node)), default=0)
+        if node.depth > MAX_DEPTH:
+            raise ExprError(node.pos, f"expression nested too deeply: isagen takes at most {MAX_DEPTH} levels")
+        return node
 
     def peek(self, k=0):
         return self.toks[min(self.i + k, len(self.toks) - 1)]
@@ -195,14 +215,25 @@ class Parser:
             raise ExprError(t.pos, f"unexpected '{t.text}' after expression")
         return node
 
+    def enter(self):
+        self.nest += 1
+        if self.nest > MAX_DEPTH:
+            raise ExprError(self.peek().pos, f"expression nested too deeply: isagen takes at most {MAX_DEPTH} levels")
+
     def expr(self):
+        self.enter()
+        node = self.conditional()
+        self.nest -= 1
+        return node
+
+    def conditional(self):
         c = self.binary()
         if self.peek().text == "?":
             q = self.take()
             a = self.expr()
             self.expect(":")
             b = self.expr()
-            return Cond(c, a, b, q.pos)
+            return self.made(Cond(c, a, b, q.pos), c, a, b)
         return c
 
     def binary(self, min_level=0):
@@ -214,13 +245,17 @@ class Parser:
             if level is None or level < min_level:
                 return node
             self.take()
-            node = Binary(t.text, node, self.binary(level + 1), t.pos)
+            b = self.binary(level + 1)
+            node = self.made(Binary(t.text, node, b, t.pos), node, b)
 
     def unary(self):
         t = self.peek()
         if t.kind == "op" and t.text in ("-", "!", "~"):
             self.take()
-            return Unary(t.text, self.unary(), t.pos)
+            self.enter()
+            arg = self.unary()
+            self.nest -= 1
+            return self.made(Unary(t.text, arg, t.pos), arg)
         return self.postfix()
 
     def path_segments(self, segs):
@@ -241,7 +276,10 @@ class Parser:
         t = self.peek()
         if t.kind == "num":
             self.take()
-            return Num(parse_int(t.text), t.pos)
+            v = parse_int(t.text)
+            if v > MASK64:
+                raise ExprError(t.pos, f"number {t.text} does not fit in 64 bits")
+            return Num(v, t.pos)
         if t.kind == "var":
             self.take()
             if t.text in ("$prev", "$next"):
@@ -283,7 +321,7 @@ class Parser:
                         self.take()
                         args.append(self.expr())
                 self.expect(")")
-                return Call(t.text, args, t.pos)
+                return self.made(Call(t.text, args, t.pos), *args)
             return Path(self.path_segments([t.text]), t.pos)
         got = "end of expression" if t.kind == "end" else f"'{t.text}'"
         raise ExprError(t.pos, f"expected a value, found {got}")

@@ -125,6 +125,9 @@ def _stray_tab(text):
     return None
 
 
+MAX_NEST = 32  # {if}, {for}, {list} and {pad} inside one another
+
+
 def parse(text, legacy_pad=False):
     """Parse a template into a list of parts; positions are offsets in text.
     legacy_pad: read {pad N}...{end}, which files of language 2 and older
@@ -142,6 +145,8 @@ def parse(text, legacy_pad=False):
             buf.clear()
 
     while pos < len(text):
+        if len(stack) > MAX_NEST + 1:  # the walks over a template recurse on its blocks
+            raise TemplateError(stack[-1][2]["pos"], f"blocks nested too deeply: isagen takes at most {MAX_NEST} levels")
         c = text[pos]
         if c == "\\":
             nxt = text[pos + 1:pos + 2]

@@ -166,8 +166,44 @@ def load(path, diags, schema_path=None, display_path=None, element_class=None):
     return load_bytes(data, path, diags, schema_path, display_path, element_class)
 
 
+class _Prolog(Exception):
+    """How _doctype stops: at the DOCTYPE, or at the root without one."""
+
+
+def _doctype(data):
+    """(line, col) of a <!DOCTYPE> before the root element, or None.  Read
+    up to the root only; a file malformed before it is left to lxml."""
+    parser = xml.parsers.expat.ParserCreate()
+    found = []
+
+    def doctype(*_):  # expat is past the DOCTYPE's name here: point at its start
+        start = data.rfind(b"<!DOCTYPE", 0, parser.CurrentByteIndex + 1)
+        start = start if start >= 0 else parser.CurrentByteIndex
+        line = data.count(b"\n", 0, start) + 1
+        found.append((line, len(data[data.rfind(b"\n", 0, start) + 1:start].decode("utf-8", "replace")) + 1))
+        raise _Prolog()
+
+    def root(*_):
+        raise _Prolog()
+
+    parser.StartDoctypeDeclHandler = doctype
+    parser.StartElementHandler = root
+    try:
+        parser.Parse(data, True)
+    except (_Prolog, xml.parsers.expat.ExpatError):
+        pass
+    return found[0] if found else None
+
+
 def load_bytes(data, path, diags, schema_path=None, display_path=None, element_class=None):
     display_path = display_path or path
+    # A DTD could declare entities that expand a small file into a huge one,
+    # or read other files: a spec has no use for one, so it is refused
+    # before anything else reads the file.
+    at = _doctype(data)
+    if at is not None:
+        diags.error(Loc(display_path, *at), "a <!DOCTYPE> (a DTD, entities) is not allowed in a spec file")
+        return None
     parser = etree.XMLParser(remove_comments=False, resolve_entities=False,
                              no_network=True, huge_tree=False)
     if element_class is not None:

@@ -120,6 +120,45 @@ def generate_all(outdir):
             generate(spec, outdir, *(["--version", v] if v else []))
 
 
+class Paths(unittest.TestCase):
+    """Paths in messages are as the user wrote them; an output path isagen
+    cannot write is a message, never a traceback."""
+    def run_isagen(self, *args, cwd=ROOT):
+        return subprocess.run([ISAGEN, *args], cwd=cwd, capture_output=True, text=True)
+
+    def test_messages_name_files_as_given(self):
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "bad.xml")
+            with open(bad, "w") as f:
+                f.write('<?xml version="1.0"?>\n<isa name="t">\n  <stream unit="S"/>\n</isa>\n')
+            for given, cwd in ((bad, ROOT), (os.path.relpath(bad, ROOT), ROOT), ("bad.xml", d),
+                               (os.path.join("..", os.path.basename(d), "bad.xml"), d)):
+                r = self.run_isagen("lint", "-q", given, cwd=cwd)
+                self.assertEqual(r.returncode, 1)
+                self.assertTrue(r.stderr.startswith(given + ":3:"), (given, r.stderr))
+        r = self.run_isagen("lint", "/nonexistent.xml")
+        self.assertEqual(r.stderr, "/nonexistent.xml:0:0: error: cannot read file: No such file or directory\n")
+
+    def test_output_paths_that_cannot_be_written(self):
+        spec = os.path.join("tests", "specs", "toy-varlen.xml")
+        with tempfile.TemporaryDirectory() as d:
+            a_file = os.path.join(d, "a-file")
+            open(a_file, "w").close()
+            os.mkdir(os.path.join(d, "o"))
+            os.mkdir(os.path.join(d, "o", "toy_varlen.h"))  # a directory where a header goes
+            cases = [(["generate", spec, "-o", a_file], f"isagen generate: -o {a_file}: a file is there, not a directory"),
+                     (["generate", spec, "-o", os.path.join(a_file, "x")],
+                      f"isagen generate: -o {a_file}/x: cannot make the directory: Not a directory"),
+                     (["generate", spec, "-o", os.path.join(d, "o")],
+                      f"isagen generate: {d}/o/toy_varlen.h: Is a directory"),
+                     (["generate", spec, "-o", d, "--registry", os.path.join(a_file, "r.c")],
+                      f"isagen generate: --registry {a_file}: a file is there, not a directory")]
+            for args, message in cases:
+                with self.subTest(args=args):
+                    r = self.run_isagen(*args)
+                    self.assertEqual((r.returncode, r.stderr), (1, message + "\n"))
+
+
 class GeneratedC(unittest.TestCase):
     """The generated C is for people too: short lines, lets as named locals
     computed once in the block that needs them."""

@@ -8,6 +8,7 @@ format enum of a substitution (Subst.fmt_enum).
 """
 
 from .. import expr as X
+from .. import refs
 from .. import template as T
 from ..resolve import CONTEXT_VARS, DERIVING, NO_CONTEXT
 from ..model import Struct
@@ -120,6 +121,26 @@ class ExprChecker:
 
     # ---------------------------------------------------------------- structs
 
+    def length_reads(self, s):
+        """A decoder has the first min-length bits of a struct when it
+        works out its length: the length may read no field past them."""
+        if s.min_length is None:
+            return
+        seen, todo = set(), [s.length]
+        while todo:
+            for node in X.walk(todo.pop()):
+                ref = getattr(node, "ref", None)
+                if isinstance(ref, refs.LetValue) and ref.let.value is not None and id(ref.let) not in seen:
+                    seen.add(id(ref.let))
+                    todo.append(ref.let.value)
+                elif isinstance(ref, refs.FieldValue) and ref.field.pieces:
+                    last = max(lo + w for lo, w in ref.field.pieces) - 1
+                    if last >= s.min_length and id(ref.field) not in seen:
+                        seen.add(id(ref.field))
+                        self.error(s.length_loc.shifted(node.pos),
+                                   f"in length: field '{ref.field.name}' (bit {last}) lies past min-length "
+                                   f"({s.min_length} bits), which is all a decoder has when it reads the length")
+
     def struct(self, s):
         scope = self.resolver.struct_scope(s)
         self.lets(s.lets, {m.name: m for m in s.members})
@@ -127,7 +148,8 @@ class ExprChecker:
             self.operand(o)
         # a length is computed where units are decoded alone: no program around
         if s.length is not None and (s.length_flag is None or s.length_flag_field is not None):
-            self.expr(s.length, self.resolver.struct_scope(s, context=NO_CONTEXT), s.length_loc, "length")
+            if self.expr(s.length, self.resolver.struct_scope(s, context=NO_CONTEXT), s.length_loc, "length"):
+                self.length_reads(s)
         self.uses(s.uses, scope)
         self.rules_and_displays(s.rules, s.displays, scope)
         for v in s.variants:

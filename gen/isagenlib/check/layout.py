@@ -222,6 +222,10 @@ class LayoutChecker:
         self.length_rules(s)
 
     def length_rules(self, s):
+        if s.min_length is not None and not 1 <= s.min_length <= (s.bits or 0):
+            self.error(self.aloc(s, "min-length"),
+                       f"min-length {s.min_length} lies outside struct '{s.name}' ({s.bits} bits): it is the length of "
+                       f"its shortest encoding, at least 1 bit and at most {s.bits}")
         if s.length_flag is not None:
             f = next((m for m in s.members if isinstance(m, Field) and m.name == s.length_flag and m.stored), None)
             if f is None:
