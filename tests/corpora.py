@@ -4,7 +4,7 @@ A corpus is tests/corpus/NAME.jsonl; its records say which instruction set
 they are for in "isa".  Key K names spec S when K is S, or, for a version
 spec BASE@V, when K is BASE-V (the corpora write agx-g13-2021 for
 agx-g13@2021).  Beside it, NAME.quirks.json (or, for NAME-excluded.jsonl,
-the quirks file of NAME) says how to read it: option keys, trimmed texts,
+NAME-program.jsonl and real-NAME.jsonl, the quirks file of NAME) says how to read it: option keys, trimmed texts,
 the reference printer's quirks we fix, and the deviations the tests allow,
 each with its reason.  Used by tests/corpus2c.py and tests/fuzz/seeds.py:
 nothing else knows which corpus goes with which spec.
@@ -36,8 +36,14 @@ def spec_for_key(key, specs):
 
 
 def config_path(path):
-    """The quirks file that goes with a corpus file (it may not exist)."""
-    return re.sub(r"(-excluded)?\.jsonl$", ".quirks.json", path)
+    """The quirks file that goes with a corpus file (it may not exist): a
+    real-NAME corpus (programs a compiler made, README-real.md) has its own,
+    or is read as NAME is, since the same printer made its text."""
+    d, base = os.path.split(path)
+    base = re.sub(r"(-program)?(-excluded)?\.jsonl$", ".quirks.json", base)
+    if base.startswith("real-") and not os.path.exists(os.path.join(d, base)):
+        base = base[len("real-"):]
+    return os.path.join(d, base)
 
 
 def config(path):

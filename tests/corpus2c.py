@@ -74,7 +74,7 @@ def entries_c(path, out):
         decodes_as = c_str(re.sub(r"[^A-Za-z0-9_]", "_", e["first_match"])) if e.get("first_match") else "0"
         # per None operand, in order: a texture's U field, or "-" for another kind
         none_u = "0"
-        if e.get("none_operand"):
+        if e.get("none_operand") and "fields" in e:
             lines = e["text"].split("\n")
             fl_ = e["fields"] if isinstance(e["fields"], list) else [e["fields"]]
             tokens = []

@@ -21,6 +21,7 @@ static inline size_t hex_bytes(const char *hex, uint8_t *out, size_t cap)
       out[n++] = (uint8_t)v;
       hex += 2;
    }
+   cr_assert(!hex[0], "hex of more than %zu bytes: make the test's buffer larger", cap);
    return n;
 }
 

@@ -28,13 +28,51 @@
  * both texts.  (docs/specs/ lists the same cases.) */
 static void none_operands(char *text, const struct corpus_entry *e);
 static void constant_operands(char *text, const struct corpus_entry *e);
+static void none_operands_aside(char *expected, char *ours);
 static const struct {
    const char *name;
-   void (*fn)(char *text, const struct corpus_entry *e);
+   void (*fn)(char *text, const struct corpus_entry *e); /* on the expected text (and ours with `both`) */
+   void (*pair)(char *expected, char *ours);              /* or on the two side by side */
 } transforms[] = {
-   {"none_operands", none_operands},
-   {"constant_operands", constant_operands},
+   {"none_operands", none_operands, NULL},
+   {"constant_operands", constant_operands, NULL},
+   {"none_operands_aside", NULL, none_operands_aside},
 };
+
+/* Line by line, operand by operand (", " apart): where the expected text
+ * has None, both texts get "*".  For records that do not carry the fields
+ * none_operands needs (the real programs). */
+static void none_operands_aside(char *expected, char *ours)
+{
+   static char a[1 << 16], b[1 << 16];
+   char *ea = NULL, *eb = NULL;
+   size_t la = 0, lb = 0;
+   char *lx = strtok_r(expected, "\n", &ea), *ly = strtok_r(ours, "\n", &eb);
+   a[0] = b[0] = '\0';
+   while (lx || ly) {
+      char *px = lx ? lx : (char *)"", *py = ly ? ly : (char *)"";
+      for (;;) {
+         char *nx = strstr(px, ", "), *ny = strstr(py, ", ");
+         size_t nxl = nx ? (size_t)(nx - px) : strlen(px), nyl = ny ? (size_t)(ny - py) : strlen(py);
+         int aside = nxl == 4 && !strncmp(px, "None", 4);
+         la += (size_t)snprintf(a + la, sizeof a - la, "%.*s%s", aside ? 1 : (int)nxl, aside ? "*" : px, nx ? ", " : "");
+         lb += (size_t)snprintf(b + lb, sizeof b - lb, "%.*s%s", aside ? 1 : (int)nyl, aside ? "*" : py, ny ? ", " : "");
+         if (!nx || !ny) { /* one line ended: the rest of the other as it is */
+            la += (size_t)snprintf(a + la, sizeof a - la, "%s", nx ? nx + 2 : "");
+            lb += (size_t)snprintf(b + lb, sizeof b - lb, "%s", ny ? ny + 2 : "");
+            break;
+         }
+         px = nx + 2;
+         py = ny + 2;
+      }
+      la += (size_t)snprintf(a + la, sizeof a - la, "\n");
+      lb += (size_t)snprintf(b + lb, sizeof b - lb, "\n");
+      lx = strtok_r(NULL, "\n", &ea);
+      ly = strtok_r(NULL, "\n", &eb);
+   }
+   strcpy(expected, a);
+   strcpy(ours, b);
+}
 
 /* Constant operands (#v and <v, v, ...>, not the << of a shift) become #K. */
 static void constant_operands(char *text, const struct corpus_entry *e)
@@ -100,10 +138,17 @@ static int deviation(const struct corpus *c, const struct corpus_entry *e, char 
       void (*fn)(char *, const struct corpus_entry *) = NULL;
       if (!(e->flags & d->flag))
          continue;
+      void (*pair)(char *, char *) = NULL;
       for (unsigned k = 0; k < sizeof transforms / sizeof transforms[0]; k++)
          if (!strcmp(transforms[k].name, d->transform))
-            fn = transforms[k].fn;
-      cr_assert(fn, "%s: deviation \"%s\" names the unknown text transform %s", c->name, d->reason, d->transform);
+            fn = transforms[k].fn, pair = transforms[k].pair;
+      cr_assert(fn || pair, "%s: deviation \"%s\" names the unknown text transform %s", c->name, d->reason,
+                d->transform);
+      if (pair) {
+         cr_assert(d->both, "%s: %s compares both texts", c->name, d->transform);
+         pair(expected, ours);
+         return 1;
+      }
       fn(expected, e);
       if (d->both)
          fn(ours, e);
@@ -130,7 +175,7 @@ static const int64_t *entry_options(const struct isa_spec *spec, const struct co
    return options;
 }
 
-#define MAXB 4096
+#define MAXB (1 << 16) /* the longest program of the corpora (real-midgard) is 4.3 KB */
 
 static struct field_list fields;
 static char text[1 << 16], expected[1 << 16];
@@ -356,12 +401,15 @@ Test(corpus, every_entry_decodes_packs_back_and_prints_like_the_reference)
          snprintf(expected, sizeof expected, "%s", e->text);
          if (deviation(&corpora[c], e, text, expected))
             deviating++;
-         cr_assert_str_eq(text, expected, "%s %s prints differently", spec->name, e->id);
+         cr_assert_str_eq(text, expected, "%s %s (%s) prints differently:\n%s\n--- expected:\n%s", spec->name,
+                          e->id, corpora[c].name, text, expected);
          checked_text++;
       }
    }
    cr_assert_gt(checked_fields, 6400u);
    cr_assert_gt(checked_text, 8000u);
    cr_assert_gt(checked_bytes, 7900u);
-   cr_assert_lt(deviating, 140u, "%u deviations: more than the known None operands and fixed quirks", deviating);
+   /* 130 in the random corpora, 27 None operands and 27 fixed quirks in the real programs: a new one is a
+    * decision, taken here */
+   cr_assert_leq(deviating, 184u, "%u deviations: more than the known None operands and fixed quirks", deviating);
 }
