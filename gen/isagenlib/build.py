@@ -311,6 +311,9 @@ class Builder:
         else:
             f.severity = el.get("severity", "warning" if role == "reserved" else "error")
             f.format = "hex"
+            if role == "reserved" and el.get("expect") is not None:
+                # what producers write there: the value a finding compares with, and what init writes
+                f.expect = f.default = self.integer(el, "expect")
         return f
 
     def use(self, el, owner):

@@ -65,7 +65,9 @@ void isa_report_bits(struct isa_findings *f, const struct isa_ctx *ctx, enum isa
       isa_report(f, ctx, sev, rule, path, field, 0);
       return;
    }
-   if (!strcmp(rule, "reserved"))
+   if (!strcmp(rule, "reserved") && x)
+      snprintf(msg, sizeof msg, "reserved bits are 0x%llx, where producers write 0x%llx", v, x);
+   else if (!strcmp(rule, "reserved"))
       snprintf(msg, sizeof msg, "reserved bits are set (0x%llx)", v);
    else if (!strcmp(rule, "mbz"))
       snprintf(msg, sizeof msg, "must-be-zero bits are set (0x%llx)", v);

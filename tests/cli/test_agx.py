@@ -90,6 +90,16 @@ class Agx(unittest.TestCase):
         fine = next(e for e in corpus("agx") if e["desc"] == "texture_sample" and not e.get("none_operand"))
         self.assertEqual(isa("check", "--isa", "agx-g13", "--hex", fine["hex"])[:2], (0, ""))
 
+    def test_check_knows_the_bit_mesa_sets_in_st_tile(self):
+        # bit 55 of st_tile: no known meaning, but Mesa's compiler always
+        # sets it (<reserved expect="1">): set, no finding; clear, a warning
+        st_tile = "09010004f0fc8003"  # from real-agx.jsonl (basic-cull-1, offset 0x5e)
+        self.assertEqual(isa("check", "--isa", "agx-g13", "--hex", st_tile)[:2], (0, ""))
+        cleared = st_tile[:12] + "00" + st_tile[14:]
+        code, out, _ = isa("check", "--isa", "agx-g13", "--hex", cleared)
+        self.assertEqual((code, out), (0, "0x0000: warning: reserved_55: reserved bits are 0x0, where producers "
+                                          "write 0x1 [reserved]\n"))
+
     def test_bad_input(self):
         # an instruction cut short reads zeros, as applegpu's listing does
         # (rule 6): agx.jsonl's 62023d13 with L set, its tail left out

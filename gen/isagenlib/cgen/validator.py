@@ -184,8 +184,9 @@ class Validator:
                 mask = (1 << f.width) - 1
                 sev = f"ISA_SEV_{f.severity.upper()}"
                 if f.role in ("reserved", "mbz"):
-                    b = block.sub(f"if ((uint64_t){c} != 0) {{")
-                    b.line(f"isa_report_bits(f, ctx, {sev}, \"{f.role}\", {path}, {name}, (uint64_t){c}, 0);")
+                    want = f.expect or 0 if f.role == "reserved" else 0  # a reserved's expect: what producers write
+                    b = block.sub(f"if ((uint64_t){c} != 0x{want:x}u) {{")
+                    b.line(f"isa_report_bits(f, ctx, {sev}, \"{f.role}\", {path}, {name}, (uint64_t){c}, 0x{want:x}u);")
                 elif f.role == "mbo":
                     b = block.sub(f"if (((uint64_t){c} & 0x{mask:x}u) != 0x{mask:x}u) {{")
                     b.line(f"isa_report_bits(f, ctx, {sev}, \"mbo\", {path}, {name}, (uint64_t){c}, 0x{mask:x}u);")

@@ -287,9 +287,11 @@ void isa_report(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_seve
                 const char *rule, const struct isa_path *path, const char *field, const char *message);
 
 /* Report a field whose bits are not what the spec wants, with a message
- * made from the rule and the value: "reserved" and "mbz" (bits set that
- * should be clear), "mbo" (bits clear that should be set: `expected` is
- * the mask of them) and "expect" (`expected` is the value it should have). */
+ * made from the rule and the value: "reserved" (bits that differ from
+ * `expected`, what producers write there: 0 unless the spec says) and
+ * "mbz" (bits set that should be clear), "mbo" (bits clear that should be
+ * set: `expected` is the mask of them) and "expect" (`expected` is the
+ * value it should have). */
 void isa_report_bits(struct isa_findings *f, const struct isa_ctx *ctx, enum isa_severity sev,
                      const char *rule, const struct isa_path *path, const char *field, uint64_t value,
                      uint64_t expected);
