@@ -140,6 +140,7 @@ ifeq ($(BASELINE),)
 bench: $(OUT)/bench/bench $(OUT)/bin/isa
 	$(OUT)/bench/bench $(BENCH_ARGS)
 	$(PYTHON) tests/bench/batch.py $(OUT)/bin/isa tests/corpus $(OUT)/bench/bench
+	$(PYTHON) tests/bench/lint_scale.py $(ISAGEN)
 else
 bench: $(OUT)/bench/bench
 	rm -rf $(OUT)/baseline && mkdir -p $(OUT)/baseline

@@ -531,11 +531,11 @@ class Builder:
             if not allow_scalar:
                 self.error(self.aloc(el, attr), f"'{tref.name}' is not a struct, sequence or choice")
             return
-        e = spec.enum_named(tref.name)
+        e = self.enums_by_name.get(tref.name)
         if e is not None and allow_scalar:
             tref.kind, tref.enum = "enum", e
             return
-        t = spec.type_named(tref.name)
+        t = self.types_by_name.get(tref.name)
         if t is not None and allow_aggregate:
             tref.kind, tref.target = t.kind, t
             return
@@ -544,6 +544,12 @@ class Builder:
 
     def resolve(self, spec):
         ops = {o.name: o for o in spec.operands}
+        # name -> the first declared of that name (duplicates were reported), found per reference in O(1)
+        self.types_by_name, self.enums_by_name = {}, {}
+        for t in spec.types:
+            self.types_by_name.setdefault(t.name, t)
+        for e in spec.enums:
+            self.enums_by_name.setdefault(e.name, e)
         for t in spec.types:
             if isinstance(t, Struct):
                 for m in t.members + [m for v in t.variants for m in v.members]:

@@ -256,10 +256,75 @@ def validate_overrides(doc, diags, explainer):
     return ok
 
 
+# libxml2's RelaxNG validation takes time quadratic in the number of
+# siblings (an enum of 100,000 values: 10 s), so a long run of same-tagged
+# siblings is validated this many at a time.
+CHUNK = 256
+
+
+def _long_runs(root):
+    """(parent, start, end) of every run of more than CHUNK consecutive
+    element children of one tag (comments between them included)."""
+    runs = []
+    for parent in root.iter():
+        if not isinstance(parent.tag, str) or len(parent) <= CHUNK:
+            continue
+        kids = list(parent)
+        i = 0
+        while i < len(kids):
+            if not isinstance(kids[i].tag, str):
+                i += 1
+                continue
+            j, count = i, 0
+            while j < len(kids) and (not isinstance(kids[j].tag, str) or kids[j].tag == kids[i].tag):
+                count += isinstance(kids[j].tag, str)
+                j += 1
+            if count > CHUNK:
+                runs.append((parent, i, j))
+            i = j
+    return runs
+
+
+def _valid(rng, root):
+    """rng.validate of the document, in linear time: with every long run
+    cut to its first CHUNK elements, and then each further CHUNK of each run
+    in its place.  The tree is as it was afterwards."""
+    runs = _long_runs(root)
+    if not runs:
+        return rng.validate(etree.ElementTree(root))
+    saved = [(parent, list(parent)) for parent in {id(r[0]): r[0] for r in runs}.values()]
+    chunks = []  # per run: the element lists it is cut into
+    try:
+        for parent, start, end in reversed(runs):  # later runs first: indexes stay right
+            kids = parent[start:end]
+            chunks.append((parent, start, [kids[k:k + CHUNK] for k in range(0, len(kids), CHUNK)]))
+            del parent[start:end]
+            for k, el in enumerate(chunks[-1][2][0]):
+                parent.insert(start + k, el)
+        if not rng.validate(etree.ElementTree(root)):
+            return False
+        for parent, start, parts in chunks:
+            for prev, part in zip(parts, parts[1:]):
+                for el in prev:
+                    parent.remove(el)
+                for k, el in enumerate(part):
+                    parent.insert(start + k, el)
+                if not rng.validate(etree.ElementTree(root)):
+                    return False
+            for el in parts[-1]:
+                parent.remove(el)
+            for k, el in enumerate(parts[0]):
+                parent.insert(start + k, el)
+        return True
+    finally:
+        for parent, kids in saved:
+            parent[:] = kids
+
+
 def validate_schema(doc, diags, schema_path=None):
     rng, explainer = _schema(schema_path)
     tree = etree.ElementTree(doc.root)
-    if rng.validate(tree):
+    if _valid(rng, doc.root):
         return validate_overrides(doc, diags, explainer)
     count_before = len(diags.items)
     # libxml2 stops at the first bad child of an element; the explainer
@@ -274,6 +339,7 @@ def validate_schema(doc, diags, schema_path=None):
             diags.error(where(doc), msg)
     if len(diags.items) > count_before:
         return False
+    rng.validate(tree)  # the whole file at once, for libxml2's own messages
     reported = set()
     vague = []  # libxml2 messages we cannot place; said only if nothing else is
     for err in rng.error_log:

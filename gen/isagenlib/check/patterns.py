@@ -25,6 +25,31 @@ def fixed_pattern(members):
     return fm, fv
 
 
+def overlap_groups(items):
+    """items: (candidate, pattern index, mask, value).  Groups such that
+    two patterns that can match the same bits are in one group: split by the
+    value of the bits every item of a group fixes, again within each part,
+    until no bit is fixed by all (a pattern that fixes few bits keeps its
+    group together, and that group is compared pairwise)."""
+    out, todo = [], [(items, 0)]
+    while todo:
+        group, used = todo.pop()
+        if len(group) < 2:
+            continue
+        common = -1
+        for it in group:
+            common &= it[2]
+        common &= ~used
+        if not common:
+            out.append(group)
+            continue
+        parts = {}
+        for it in group:
+            parts.setdefault(it[3] & common, []).append(it)
+        todo.extend((part, used | common) for part in parts.values())
+    return out
+
+
 def length_flag_patterns(s, pats):
     """A struct with a length flag matches bits in two forms: long (flag
     set, every pattern bit counts) and short (flag clear; bits past the short
@@ -259,47 +284,47 @@ class PatternLowering:
 
     def check_patterns(self, cands, what, owner_desc, ordered=False):
         """cands: [(obj, priority, [(mask, value)])]; ordered: priorities
-        are the document order (an ordered choice), so say that."""
+        are the document order (an ordered choice), so say that.
+
+        Two patterns can only overlap (or one cover the other) if they agree
+        on every bit both fix, so the patterns are first split into groups
+        by bits all of a group fix (overlap_groups), as a decision tree
+        splits them, and compared pairwise only within a group: a choice of
+        thousands of encodings checks in linear time.  Errors come out as
+        the pairwise comparison of all would give them, in candidate order."""
         n = len(cands)
-        for i in range(n):
-            for j in range(i + 1, n):
-                a, pa, pats_a = cands[i]
-                b, pb, pats_b = cands[j]
-                if pa != pb:
-                    continue
-                for (ma, va) in pats_a:
-                    hit = False
-                    for (mb, vb) in pats_b:
-                        if (va ^ vb) & ma & mb == 0:
-                            m, v = ma | mb, va | vb
-                            digits = max(1, (m.bit_length() + 3) // 4)
-                            self.error(b.loc, f"{what} '{a.name}' and '{b.name}' of {owner_desc} can match the same bits "
-                                              f"(value 0x{v:0{digits}x} under mask 0x{m:0{digits}x}) and neither has a higher priority")
-                            hit = True
-                            break
-                    if hit:
-                        break
+        overlapping = set()   # (i, j), i < j: equal priorities and some patterns overlap
+        covered = {}          # (i, k): the lowest j of higher priority with a pattern covering pattern k of i
+        for group in overlap_groups([(i, k, m, v) for i, (_, _, pats) in enumerate(cands)
+                                     for k, (m, v) in enumerate(pats)]):
+            for x, (i, k, ma, va) in enumerate(group):
+                for (j, _, mb, vb) in group[x + 1:]:
+                    if i != j and cands[i][1] == cands[j][1] and (va ^ vb) & ma & mb == 0:
+                        overlapping.add((min(i, j), max(i, j)))
+                for (j, _, mq, vq) in group:
+                    if j != i and cands[j][1] > cands[i][1] and mq & ~ma == 0 and (va & mq) == vq:
+                        if covered.get((i, k), n) > j:
+                            covered[(i, k)] = j
+        for i, j in sorted(overlapping):
+            a, _, pats_a = cands[i]
+            b, _, pats_b = cands[j]
+            first = next(((ma, va, mb, vb) for (ma, va) in pats_a for (mb, vb) in pats_b
+                          if (va ^ vb) & ma & mb == 0), None)
+            ma, va, mb, vb = first
+            m, v = ma | mb, va | vb
+            digits = max(1, (m.bit_length() + 3) // 4)
+            self.error(b.loc, f"{what} '{a.name}' and '{b.name}' of {owner_desc} can match the same bits "
+                              f"(value 0x{v:0{digits}x} under mask 0x{m:0{digits}x}) and neither has a higher priority")
         for i in range(n):
             obj, prio, pats = cands[i]
             if not pats:
                 continue
             shadowed_by = None
-            for p in pats:
-                by = None
-                for j in range(n):
-                    other, oprio, opats = cands[j]
-                    if j == i or oprio <= prio:
-                        continue
-                    for (mq, vq) in opats:
-                        if mq & ~p[0] == 0 and (p[1] & mq) == vq:
-                            by = other
-                            break
-                    if by is not None:
-                        break
-                if by is None:
+            for k in range(len(pats)):
+                if (i, k) not in covered:
                     shadowed_by = None
                     break
-                shadowed_by = by
+                shadowed_by = cands[covered[(i, k)]][0]
             if shadowed_by is not None:
                 self.error(obj.loc, f"{what[:-1]} '{obj.name}' of {owner_desc} can never match: "
                                     f"'{shadowed_by.name}' "
