@@ -212,7 +212,7 @@ def load_bytes(data, path, diags, schema_path=None, display_path=None, element_c
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as e:
         line, col = e.position if e.position else (0, 0)
-        msg = re.sub(r",? line \d+, column \d+$", "", e.msg or "syntax error")
+        msg = re.sub(r",? line \d+, column \d+$", "", " ".join((e.msg or "syntax error").split()))  # one line
         diags.error(Loc(display_path, line, col), f"malformed XML: {msg}")
         return None
     text = data.decode("utf-8", errors="replace")
