@@ -13,7 +13,7 @@ ERRORS = sorted(glob.glob(os.path.join(ROOT, "tests", "xml-errors", "*.xml")))
 
 
 def expectations(path):
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8", errors="replace") as f:  # a file may hold bytes that are not UTF-8 on purpose
         text = f.read()
     return [m.group(1).strip() for m in re.finditer(r"<!-- expect: (.*?) -->", text)]
 
