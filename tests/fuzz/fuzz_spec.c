@@ -62,8 +62,40 @@ static void remember_path(void *user, const char *path, const struct isa_field_d
       snprintf(s->paths[s->n++], ISA_PATH_MAX, "%s", path);
 }
 
-static void exercise_unit(const struct isa_spec *spec, const void *obj, size_t bytes, uint64_t offset,
-                          uint64_t index)
+/* Bits the scalar fields of a list hold (an aggregate counts none). */
+static size_t field_bits(const struct isa_field_desc *f, unsigned n)
+{
+   size_t sum = 0;
+   for (unsigned i = 0; i < n; i++)
+      if (f[i].kind != ISA_K_AGG)
+         sum += (size_t)f[i].width * f[i].count;
+   return sum;
+}
+
+/* Whether the decoded unit obj of `bits` bits is all fields: its scalar
+ * fields (those of the variant or alternative decoded too) add up to its
+ * size.  A struct's fields never overlap (lint), so then every bit is one
+ * field's, and encoding what was decoded must give the same bytes.  (A
+ * sequence's items, nested structs and a short form of a longer layout
+ * do not add up: those are left to the field comparison.) */
+static int every_bit_a_field(const struct isa_type_desc *t, const void *obj, size_t bits)
+{
+   size_t sum;
+   if (t->kind == ISA_T_SEQUENCE)
+      return 0;
+   sum = field_bits(t->fields, t->n_fields);
+   if (t->variant_offset && t->n_variants) {
+      uint16_t v;
+      memcpy(&v, (const char *)obj + t->variant_offset, sizeof v);
+      if (v < 1 || v > t->n_variants)
+         return 0;
+      sum += field_bits(t->variants[v - 1].fields, t->variants[v - 1].n_fields);
+   }
+   return sum == bits;
+}
+
+static void exercise_unit(const struct isa_spec *spec, const void *obj, const uint8_t *input, size_t bytes,
+                          uint64_t offset, uint64_t index)
 {
    const struct isa_type_desc *t = spec->unit;
    char text[4096];
@@ -81,7 +113,12 @@ static void exercise_unit(const struct isa_spec *spec, const void *obj, size_t b
    t->print(obj, &out, &ctx);
    memset(&f, 0, sizeof f);
    t->validate(obj, &f, &ctx, NULL);
-   if (t->encode(obj, enc, bytes + 64, 0, &bits, &err) == ISA_OK) {
+   if (t->encode(obj, enc, bytes + 64, 0, &bits, &err) != ISA_OK) {
+      /* what was decoded always encodes again */
+      fprintf(stderr, "fuzz: %s unit %llu decodes but does not encode again: %s\n", spec->name,
+              (unsigned long long)index, isa_strerror(err.status));
+      abort();
+   } else {
       /* what was decoded re-encodes, and decodes to the same fields */
       /* the program's first unit decodes as the spec says first units do */
       int (*decode)(const uint8_t *, size_t, size_t, void *, size_t *, struct isa_error *) =
@@ -89,6 +126,12 @@ static void exercise_unit(const struct isa_spec *spec, const void *obj, size_t b
       if (decode(enc, (bits + 7) / 8, 0, again, &bits2, &err) != ISA_OK ||
           (f.count[ISA_SEV_ERROR] == 0 && digest_of(t, obj).h != digest_of(t, again).h)) {
          fprintf(stderr, "fuzz: %s unit %llu does not round-trip\n", spec->name, (unsigned long long)index);
+         abort();
+      }
+      /* where every bit is a field's, to the same bytes */
+      if (every_bit_a_field(t, obj, bytes * 8) && (bits != bytes * 8 || memcmp(enc, input + offset, bytes) != 0)) {
+         fprintf(stderr, "fuzz: %s unit %llu encodes to other bytes than it was decoded from\n", spec->name,
+                 (unsigned long long)index);
          abort();
       }
    }
@@ -113,7 +156,7 @@ static void mode_program(const struct isa_spec *spec, unsigned choice, const uin
    cur.options = options;
    while (cur.index < 256 && (r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0)
       if (!ctx.failed)
-         exercise_unit(spec, obj, ctx.size / 8, ctx.offset, ctx.index);
+         exercise_unit(spec, obj, data, ctx.size / 8, ctx.offset, ctx.index);
    if (r < 0) {
       char msg[256];
       isa_error_format(&err, msg, sizeof msg); /* error text for any failure */
