@@ -44,11 +44,25 @@ def load_spec(path, schema=None, display_path=None, version=None, name=None, ele
     spec = build.build(doc, diags)
     if vs is not None:
         spec.version, spec.versions = version, list(vs.names)
+    if diags.errors:
+        # a build error stops the meaning checks (names may not resolve),
+        # but the layouts of the types and enums that built clean are
+        # checked all the same: independent errors, all at once
+        check.check_layouts(spec, diags, clean_top_level(doc, diags))
     diags.stop_if_errors()
     check.check_spec(spec, diags)
     diags.stop_if_errors()
     spec.warnings = [d for d in diags.items if d.severity == "warning"]
     return spec
+
+
+def clean_top_level(doc, diags):
+    """A predicate: whether a model object (by its loc) lies in a top-level
+    element of the file (a struct, an enum...) that no error points into."""
+    import bisect
+    starts = sorted(el.sourceline for el in doc.root if isinstance(el.tag, str) and el.sourceline)
+    broken = {bisect.bisect_right(starts, d.loc.line) for d in diags.errors}
+    return lambda obj: bisect.bisect_right(starts, obj.loc.line) not in broken
 
 
 def display_name(path):
