@@ -3,10 +3,12 @@
  * SPECS with -DFUZZ_SPEC='"name"', so a new spec gets a fuzzer for free.
  *
  * The first input byte picks what to exercise with the rest:
- *   even  decode it as a program (with the spec's options, such as Midgard's
- *         GPU, chosen by the byte's other bits): every unit is printed,
+ *   even  look for each of the spec's containers in it, then decode it as a
+ *         program (with the spec's options, such as Midgard's GPU, chosen by
+ *         the byte's other bits): every unit is printed (also as a listing),
  *         validated, walked, encoded (checked) and decoded again, and must
- *         keep its fields;
+ *         keep its fields (and its bytes, where its fields hold every bit);
+ *         the first units go through the program encoder;
  *   odd   decode one unit, overwrite every field with values from the
  *         input, and pack it with the checked encoder: any error status is
  *         fine, a crash or a silently wrong encoding is not.
@@ -111,6 +113,13 @@ static void exercise_unit(const struct isa_spec *spec, const void *obj, const ui
    struct isa_error err;
    isa_out_buffer(&out, text, sizeof text);
    t->print(obj, &out, &ctx);
+   /* and as a listing (isa dis --offsets), with the spec's own prefix */
+   ctx.listing = 1;
+   isa_out_buffer(&out, text, sizeof text);
+   if (spec->prefix)
+      spec->prefix(&out, &ctx);
+   t->print(obj, &out, &ctx);
+   ctx.listing = 0;
    memset(&f, 0, sizeof f);
    t->validate(obj, &f, &ctx, NULL);
    if (t->encode(obj, enc, bytes + 64, 0, &bits, &err) != ISA_OK) {
@@ -147,16 +156,42 @@ static void mode_program(const struct isa_spec *spec, unsigned choice, const uin
    struct isa_ctx ctx;
    struct isa_error err;
    int r = 0;
+   unsigned n_units = 0;
+   uint8_t *units = (uint8_t *)calloc(32, spec->unit->c_size); /* the first units decoded, for the program encoder */
    for (unsigned k = 0; k < spec->n_options; k++) {
       const struct isa_option *o = &spec->options[k];
       options[k] = o->values[choice % o->n_values];
       choice /= o->n_values;
    }
+   /* the containers a program may come in: a payload found lies inside */
+   for (unsigned k = 0; k < spec->n_containers; k++) {
+      size_t off = 0, len = 0;
+      if (isa_container_payload(&spec->containers[k], data, size, &off, &len, &err) == ISA_OK &&
+          (off > size || len > size - off)) {
+         fprintf(stderr, "fuzz: %s: container payload outside the input\n", spec->name);
+         abort();
+      }
+   }
    isa_cursor_init(&cur, spec, data, size);
    cur.options = options;
-   while (cur.index < 256 && (r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0)
-      if (!ctx.failed)
-         exercise_unit(spec, obj, data, ctx.size / 8, ctx.offset, ctx.index);
+   while (cur.index < 256 && (r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0) {
+      if (ctx.failed)
+         continue;
+      exercise_unit(spec, obj, data, ctx.size / 8, ctx.offset, ctx.index);
+      if (n_units < 32 && units)
+         memcpy(units + n_units++ * spec->unit->c_size, obj, spec->unit->c_size);
+   }
+   if (n_units) {
+      /* the program encoder on what was decoded: room or not, no crash, and a size that fits */
+      size_t cap = size + 64, written = 0;
+      uint8_t *enc = (uint8_t *)calloc(1, cap);
+      if (enc && isa_encode_program(spec, units, n_units, enc, cap, &written, &err) == ISA_OK && written > cap) {
+         fprintf(stderr, "fuzz: %s: the program encoder wrote past its buffer\n", spec->name);
+         abort();
+      }
+      free(enc);
+   }
+   free(units);
    if (r < 0) {
       char msg[256];
       isa_error_format(&err, msg, sizeof msg); /* error text for any failure */
