@@ -1,9 +1,9 @@
 """Stage 1 of the pipeline: read a spec file, check it against the schema.
 
-lxml (libxml2) parses the file and validates it against xml/isagen.rng.
-lxml knows an element's line but not its column, and nothing about where an
-attribute sits, so a second pass with expat records the line:col of every
-start tag; attribute positions are then found in the raw text of the tag.
+One pass of expat reads the file into an lxml tree and records the
+line:col of every start tag (lxml itself knows an element's line but not
+its column); attribute positions are then found in the raw text of the tag.
+libxml2 validates that tree against xml/isagen.rng.
 Every later diagnostic can therefore point at the exact attribute.
 
 When the schema rejects an element, libxml2 says little ("failed to
@@ -136,22 +136,6 @@ def _raw_offset(text, start, parsed_offset, quote):
     return i
 
 
-def _element_positions(data, root):
-    """Map each lxml element to the (line, col) of its start tag."""
-    starts = []
-    parser = xml.parsers.expat.ParserCreate()
-
-    def start(_name, _attrs):
-        starts.append((parser.CurrentLineNumber, parser.CurrentColumnNumber + 1))
-
-    parser.StartElementHandler = start
-    parser.Parse(data, True)
-    elements = [e for e in root.iter() if isinstance(e.tag, str)]
-    if len(elements) != len(starts):  # cannot happen for well-formed XML
-        return {}
-    return dict(zip(elements, starts))
-
-
 def load(path, diags, schema_path=None, display_path=None, element_class=None):
     """Parse and schema-check `path`.  Returns a Document, or None when the
     file is not well-formed (the errors are in `diags`).  element_class:
@@ -166,57 +150,81 @@ def load(path, diags, schema_path=None, display_path=None, element_class=None):
     return load_bytes(data, path, diags, schema_path, display_path, element_class)
 
 
-class _Prolog(Exception):
-    """How _doctype stops: at the DOCTYPE, or at the root without one."""
+class _Doctype(Exception):
+    """How _parse stops at a <!DOCTYPE>: at (line, col) of its start."""
 
 
-def _doctype(data):
-    """(line, col) of a <!DOCTYPE> before the root element, or None.  Read
-    up to the root only; a file malformed before it is left to lxml."""
+def _parse(data, element_class=None):
+    """One expat pass over the file: the lxml tree (elements, attributes in
+    their order, text, tails, comments and processing instructions inside
+    the root, each element's sourceline) and the (line, col) of every start
+    tag.  A <!DOCTYPE> stops the pass before anything expands it: a DTD
+    could declare entities that turn a small file into a huge one, or read
+    other files, and a spec has no use for one.  Raises _Doctype, or
+    expat's ExpatError for a file that is not well-formed."""
+    lookup = etree.XMLParser()
+    if element_class is not None:
+        lookup.set_element_class_lookup(etree.ElementDefaultClassLookup(element=element_class))
+    builder = etree.TreeBuilder(parser=lookup)
     parser = xml.parsers.expat.ParserCreate()
-    found = []
+    parser.ordered_attributes = True
+    positions = {}
+    depth = [0]  # comments and processing instructions outside the root are not part of the spec
+
+    def start(name, attrs):
+        el = builder.start(name, dict(zip(attrs[::2], attrs[1::2])))
+        el.sourceline = min(parser.CurrentLineNumber, 65535)  # lxml keeps 16 bits (positions, below, keep all)
+        positions[el] = (parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+        depth[0] += 1
+
+    def end(name):
+        depth[0] -= 1
+        builder.end(name)
+
+    def comment(text):
+        if depth[0]:
+            builder.comment(text)
+
+    def pi(target, text):
+        if depth[0]:
+            builder.pi(target, text)
 
     def doctype(*_):  # expat is past the DOCTYPE's name here: point at its start
-        start = data.rfind(b"<!DOCTYPE", 0, parser.CurrentByteIndex + 1)
-        start = start if start >= 0 else parser.CurrentByteIndex
-        line = data.count(b"\n", 0, start) + 1
-        found.append((line, len(data[data.rfind(b"\n", 0, start) + 1:start].decode("utf-8", "replace")) + 1))
-        raise _Prolog()
+        begin = data.rfind(b"<!DOCTYPE", 0, parser.CurrentByteIndex + 1)
+        begin = begin if begin >= 0 else parser.CurrentByteIndex
+        line = data.count(b"\n", 0, begin) + 1
+        raise _Doctype(line, len(data[data.rfind(b"\n", 0, begin) + 1:begin].decode("utf-8", "replace")) + 1)
 
-    def root(*_):
-        raise _Prolog()
-
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = lambda text: depth[0] and builder.data(text)
+    parser.CommentHandler = comment
+    parser.ProcessingInstructionHandler = pi
     parser.StartDoctypeDeclHandler = doctype
-    parser.StartElementHandler = root
-    try:
-        parser.Parse(data, True)
-    except (_Prolog, xml.parsers.expat.ExpatError):
-        pass
-    return found[0] if found else None
+    parser.Parse(data, True)
+    return builder.close(), positions
 
 
 def load_bytes(data, path, diags, schema_path=None, display_path=None, element_class=None):
     display_path = display_path or path
-    # A DTD could declare entities that expand a small file into a huge one,
-    # or read other files: a spec has no use for one, so it is refused
-    # before anything else reads the file.
-    at = _doctype(data)
-    if at is not None:
-        diags.error(Loc(display_path, *at), "a <!DOCTYPE> (a DTD, entities) is not allowed in a spec file")
-        return None
-    parser = etree.XMLParser(remove_comments=False, resolve_entities=False,
-                             no_network=True, huge_tree=False)
-    if element_class is not None:
-        parser.set_element_class_lookup(etree.ElementDefaultClassLookup(element=element_class))
     try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as e:
-        line, col = e.position if e.position else (0, 0)
-        msg = re.sub(r",? line \d+, column \d+$", "", " ".join((e.msg or "syntax error").split()))  # one line
+        root, positions = _parse(data, element_class)
+    except _Doctype as e:
+        diags.error(Loc(display_path, *e.args), "a <!DOCTYPE> (a DTD, entities) is not allowed in a spec file")
+        return None
+    except xml.parsers.expat.ExpatError as e:
+        # not well-formed: libxml2 (which validates the schema) words it best;
+        # it reads the file only here, when expat has refused it
+        line, col, msg = e.lineno, e.offset + 1, xml.parsers.expat.ErrorString(e.code)
+        try:
+            etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False))
+        except etree.XMLSyntaxError as x:
+            line, col = x.position if x.position else (line, col)
+            msg = re.sub(r",? line \d+, column \d+$", "", " ".join((x.msg or msg).split()))  # one line
         diags.error(Loc(display_path, line, col), f"malformed XML: {msg}")
         return None
     text = data.decode("utf-8", errors="replace")
-    doc = Document(path, display_path, text, root, _element_positions(data, root))
+    doc = Document(path, display_path, text, root, positions)
     if upgrade.upgrade(doc, diags):
         validate_schema(doc, diags, schema_path)
     return doc
