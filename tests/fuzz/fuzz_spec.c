@@ -223,10 +223,17 @@ static void mode_pack(const struct isa_spec *spec, const uint8_t *data, size_t s
             v &= 0xff; /* mostly small values, some huge */
          isa_field_set(t, obj, s->paths[i], v);
       }
-      if (t->encode(obj, enc, sizeof enc, 0, &bits, &err) == ISA_OK && t->kind == ISA_T_STRUCT) {
-         /* a checked encode that succeeds wrote exactly the fields */
-         if (t->decode(enc, (bits + 7) / 8, 0, again, &bits2, &err) != ISA_OK ||
-             digest_of(t, obj).h != digest_of(t, again).h) {
+      if (t->encode(obj, enc, sizeof enc, 0, &bits, &err) == ISA_OK &&
+          (t->kind == ISA_T_STRUCT || every_bit_a_field(t, obj, bits))) {
+         /* a checked encode that succeeds wrote exactly the fields: they
+          * decode back (a choice, as the same alternative, unless the bits
+          * now match one that comes before it).  Not for units with
+          * sequences, whose counts and sizes the encoder computes. */
+         int r = t->decode(enc, (bits + 7) / 8, 0, again, &bits2, &err);
+         const char *was = isa_variant_name(t, obj), *now = r == ISA_OK ? isa_variant_name(t, again) : NULL;
+         if (t->kind == ISA_T_CHOICE && r == ISA_OK && (!was || !now || strcmp(was, now) != 0))
+            ; /* another alternative claims the bits: shadowing, which lint allows by order */
+         else if (r != ISA_OK || digest_of(t, obj).h != digest_of(t, again).h) {
             fprintf(stderr, "fuzz: %s: checked encode accepted fields it did not write\n", spec->name);
             abort();
          }
