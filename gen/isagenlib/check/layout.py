@@ -108,6 +108,8 @@ class LayoutChecker:
         if f.role != "field":
             if f.role == "fixed" and f.value is not None and not 0 <= f.value < (1 << w):
                 self.error(self.aloc(f, "value"), f"value {f.value} does not fit {w} bits")
+            if f.role == "reserved" and f.expect is not None and not 0 <= f.expect < (1 << w):
+                self.error(self.aloc(f, "expect"), f"expect {f.expect} does not fit {w} reserved bits")
             return
         if kind != "struct" and w > 64:
             self.error(f.loc, f"field '{f.name}' is {w} bits wide; a field holds at most 64 (split it)")
