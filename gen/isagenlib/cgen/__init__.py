@@ -131,8 +131,9 @@ class Gen:
     def enum_name_table(e):
         """How an enum's printer finds a value's name: a dict with "kind"
         "padded" (every name shorter than 8 or 16 bytes: one fixed-width
-        copy), "packed" (names one after the other, found by offset), or
-        None for an enum too sparse for a table (its printer is a switch).
+        copy) or "rows" (a row as wide as the longest name, one string
+        literal each), or None for an enum too sparse for a table (its
+        printer is a switch).
         A table covers values 0..N-1 with few holes; "names" and "lens"
         per value (length 255: no name, printed as a number)."""
         if not e.values or min(v.value for v in e.values) < 0:

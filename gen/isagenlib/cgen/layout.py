@@ -252,10 +252,9 @@ class Layout:
         pack's ISA_ERR_RANGE): every field tested inline, and on a failure
         one out-of-line call that finds the field in a table and reports
         it, so the error paths take one call per struct, not per field."""
-        from .names import c_string
         checked = [(x, self.range_cond(x)) for x in leaves if isinstance(x, Leaf)]
         checked = [(x, cond) for x, cond in checked if cond]
-        out, at = [], 0
+        at = 0
         for i, (x, _) in enumerate(checked):  # ISO C caps a string literal at 4095 bytes
             at += len(x.path.encode("utf-8")) + 1
             if at > 4000:

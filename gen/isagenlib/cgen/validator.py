@@ -184,7 +184,8 @@ class Validator:
                 mask = (1 << f.width) - 1
                 sev = f"ISA_SEV_{f.severity.upper()}"
                 if f.role in ("reserved", "mbz"):
-                    want = f.expect or 0 if f.role == "reserved" else 0  # a reserved's expect: what producers write
+                    # a <reserved expect> is compared with what producers write, the others with 0
+                    want = f.expect if f.role == "reserved" and f.expect is not None else 0
                     b = block.sub(f"if ((uint64_t){c} != 0x{want:x}u) {{")
                     b.line(f"isa_report_bits(f, ctx, {sev}, \"{f.role}\", {path}, {name}, (uint64_t){c}, 0x{want:x}u);")
                 elif f.role == "mbo":
