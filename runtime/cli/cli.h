@@ -109,6 +109,9 @@ bool elf_section(struct bytes *in, const char *name, uint64_t *addr, char *err, 
 /* Add the specs of the library at path (isagen build); false with a
  * message in err when it cannot be loaded or is not one. */
 bool load_specs(struct options *o, const char *path, char *err, size_t errsize);
+/* The i-th spec --isa can name: those of the --load libraries, in the
+ * order loaded, then those compiled in; NULL past the last. */
+const struct isa_spec *spec_at(const struct options *o, unsigned i);
 /* The spec of that name: a loaded one first, then the compiled-in ones. */
 const struct isa_spec *find_spec(const struct options *o, const char *name);
 

@@ -184,10 +184,6 @@ static bool map_file(FILE *fp, struct bytes *out)
  * long the stream. */
 #define SPILL_AT ((size_t)8 << 20)
 
-/* buf[0, len) and the rest of fp into an unnamed temporary file, mapped
- * into out (buf, of cap >= len bytes, is the block the rest is read in);
- * false when there is no temporary file to be had (out untouched, fp
- * unread), or, with *failed, on a read or write error. */
 /* A new file in $TMPDIR (else /tmp), already unlinked: gone when closed. */
 static FILE *temporary_file(void)
 {
@@ -209,6 +205,10 @@ static FILE *temporary_file(void)
    return fp;
 }
 
+/* buf[0, len) and the rest of fp into an unnamed temporary file, mapped
+ * into out (buf, of cap >= len bytes, is the block the rest is read in);
+ * false when there is no temporary file to be had (out untouched, fp
+ * unread), or, with *failed, on a read or write error. */
 static bool spill(FILE *fp, uint8_t *buf, size_t len, size_t cap, struct bytes *out, bool *failed)
 {
    FILE *tmp = temporary_file();

@@ -50,11 +50,23 @@ bool load_specs(struct options *o, const char *path, char *err, size_t errsize)
    return true;
 }
 
+const struct isa_spec *spec_at(const struct options *o, unsigned i)
+{
+   unsigned n;
+   const struct isa_spec *const *specs = isa_specs(&n);
+   for (unsigned k = 0; k < o->n_loaded; k++) {
+      if (i < o->loaded[k].n)
+         return o->loaded[k].specs[i];
+      i -= o->loaded[k].n;
+   }
+   return i < n ? specs[i] : NULL;
+}
+
 const struct isa_spec *find_spec(const struct options *o, const char *name)
 {
-   for (unsigned k = 0; k < o->n_loaded; k++)
-      for (unsigned i = 0; i < o->loaded[k].n; i++)
-         if (!strcmp(o->loaded[k].specs[i]->name, name))
-            return o->loaded[k].specs[i];
-   return isa_spec_find(name);
+   const struct isa_spec *spec;
+   for (unsigned i = 0; (spec = spec_at(o, i)) != NULL; i++)
+      if (!strcmp(spec->name, name))
+         return spec;
+   return NULL;
 }

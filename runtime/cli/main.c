@@ -216,23 +216,17 @@ static unsigned edit_distance(const char *a, size_t la, const char *b, size_t lb
    return row[lb];
 }
 
-/* The compiled-in specs a misspelt name may have meant, as "'a' or 'b'"
- * into buf: those it begins, or else those nearest to it (an edit distance
- * of at most a third of the name, 2 at least); "" when none is near. */
-/* The name of the i-th spec --isa can name: those of the --load
- * libraries, then those compiled in; NULL past the last. */
+/* The name of the i-th spec --isa can name (spec_at), or NULL */
 static const char *spec_name_at(const struct options *o, unsigned i)
 {
-   unsigned n;
-   const struct isa_spec *const *specs = isa_specs(&n);
-   for (unsigned k = 0; k < o->n_loaded; k++) {
-      if (i < o->loaded[k].n)
-         return o->loaded[k].specs[i]->name;
-      i -= o->loaded[k].n;
-   }
-   return i < n ? specs[i]->name : NULL;
+   const struct isa_spec *spec = spec_at(o, i);
+   return spec ? spec->name : NULL;
 }
 
+/* The specs (loaded or compiled in) a misspelt name may have meant, as
+ * "'a' or 'b'" into buf: those it begins, or else those nearest to it (an
+ * edit distance of at most a third of the name, 2 at least); "" when none
+ * is near. */
 static void suggest_specs(const struct options *o, const char *name, char *buf, size_t size)
 {
    unsigned best = ~0u, pass;
@@ -272,14 +266,9 @@ static const struct isa_option *spec_option(const struct isa_spec *spec, const c
 
 static bool some_spec_has_option(const struct options *o, const char *name)
 {
-   unsigned n;
-   const struct isa_spec *const *specs = isa_specs(&n);
-   for (unsigned k = 0; k < o->n_loaded; k++)
-      for (unsigned i = 0; i < o->loaded[k].n; i++)
-         if (spec_option(o->loaded[k].specs[i], name))
-            return true;
-   for (unsigned i = 0; i < n; i++)
-      if (spec_option(specs[i], name))
+   const struct isa_spec *spec;
+   for (unsigned i = 0; (spec = spec_at(o, i)) != NULL; i++)
+      if (spec_option(spec, name))
          return true;
    return false;
 }
