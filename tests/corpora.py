@@ -3,11 +3,13 @@
 A corpus is tests/corpus/NAME.jsonl; its records say which instruction set
 they are for in "isa".  Key K names spec S when K is S, or, for a version
 spec BASE@V, when K is BASE-V (the corpora write agx-g13-2021 for
-agx-g13@2021).  Beside it, NAME.quirks.json (or, for NAME-excluded.jsonl,
-NAME-program.jsonl and real-NAME.jsonl, the quirks file of NAME) says how to read it: option keys, trimmed texts,
-the reference printer's quirks we fix, and the deviations the tests allow,
-each with its reason.  Used by tests/corpus2c.py and tests/fuzz/seeds.py:
-nothing else knows which corpus goes with which spec.
+agx-g13@2021).  Beside it, NAME.quirks.json says how to read it: option
+keys, trimmed texts, the reference printer's quirks we fix, and the
+deviations the tests allow, each with its reason.  NAME-excluded.jsonl and
+NAME-program.jsonl are read with NAME's, and real-NAME.jsonl (programs a
+compiler made) with its own if it has one, else with NAME's.  Used by
+tests/corpus2c.py, tests/fuzz/seeds.py and tests/cli/test_real.py: nothing
+else knows which corpus goes with which spec.
 """
 import json
 import os

@@ -28,6 +28,9 @@ import sys
 from lxml import etree
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "gen"))
+from isagenlib import cgen  # noqa: E402  (the runtime's sources, as isagen build compiles them)
+
 ISAGEN = os.path.join(ROOT, "gen", "isagen")
 DIAG = re.compile(r"^.+:\d+:\d+: (error|warning): .+$")
 CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1", "-g",
@@ -170,11 +173,9 @@ class Fuzz:
         specs = run([ISAGEN, "specs", path], 60).stdout.split()
         exe = os.path.join(gen, "fuzz")
         sources = sorted(os.path.join(gen, f) for f in os.listdir(gen) if f.endswith(".c"))
-        rt = sorted(os.path.join(ROOT, "runtime", "src", f) for f in os.listdir(os.path.join(ROOT, "runtime", "src"))
-                    if f.endswith(".c"))
-        r = run(["gcc", *CFLAGS, f"-DFUZZ_SPEC=\"{specs[0]}\"", "-I", os.path.join(ROOT, "runtime", "include"),
+        r = run(["gcc", *CFLAGS, f"-DFUZZ_SPEC=\"{specs[0]}\"", "-I", os.path.join(cgen.RUNTIME_DIR, "include"),
                  "-I", gen, "-o", exe, os.path.join(ROOT, "tests", "fuzz", "fuzz_spec.c"),
-                 os.path.join(ROOT, "tests", "fuzz", "run_inputs.c"), *rt, *sources, "-lm"], 300)
+                 os.path.join(ROOT, "tests", "fuzz", "run_inputs.c"), *cgen.runtime_sources(), *sources, "-lm"], 300)
         if r is None or r.returncode:
             return self.fail(name, data, f"lint clean, but its C does not compile with -Werror:\n"
                                          f"{r.stderr[-3000:] if r else 'timeout'}")
