@@ -159,19 +159,3 @@ ${' ' * len('static inline int ' + name(c, 'encode') + '(')}size_t *bits, struct
                       "the encoded bits would decode as another alternative");
    return ISA_OK;
 }
-
-static inline int ${name(c, 'unpack')}(const uint8_t *buf, size_t len, ${S} *v, struct isa_error *err)
-{
-   size_t bits;
-   return ${name(c, 'decode')}(buf, len, 0, v, &bits, err);
-}
-
-static inline int ${name(c, 'pack_checked')}(const ${S} *v, uint8_t *out, size_t cap, size_t *size,
-${' ' * len('static inline int ' + name(c, 'pack_checked') + '(')}struct isa_error *err)
-{
-   size_t bits = 0;
-   int r = ${name(c, 'encode')}(v, out, cap, 0, &bits, err);
-   if (size)
-      *size = r == ISA_OK ? (bits + 7) / 8 : 0;
-   return r;
-}

@@ -170,21 +170,3 @@ ${' ' * len('static inline int ' + name(q, 'encode') + '(')}size_t *bits, struct
    return ISA_OK;
 }
 
-/* Checked pack to the start of out[0..cap); *size gets the bytes written
- * (0 on failure). */
-static inline int ${name(q, 'pack_checked')}(const ${S} *v, uint8_t *out, size_t cap, size_t *size,
-${' ' * len('static inline int ' + name(q, 'pack_checked') + '(')}struct isa_error *err)
-{
-   size_t bits = 0;
-   int r = ${name(q, 'encode')}(v, out, cap, 0, &bits, err);
-   if (size)
-      *size = r == ISA_OK ? (bits + 7) / 8 : 0;
-   return r;
-}
-
-/* Decode from the start of buf. */
-static inline int ${name(q, 'unpack')}(const uint8_t *buf, size_t len, ${S} *v, struct isa_error *err)
-{
-   size_t bits;
-   return ${name(q, 'decode')}(buf, len, 0, v, &bits, err);
-}

@@ -117,6 +117,7 @@ ${ln}
 %   else:
 <%include file="choice.h.mako" args="c=t"/>
 %   endif
+<%include file="unpack_pack.h.mako" args="t=t"/>
 % endfor
 
 /* ======================================================================

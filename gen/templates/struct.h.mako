@@ -411,13 +411,6 @@ ${' ' * len('static inline int ' + name(s, 'decode') + '(')}size_t *bits, struct
 
 
 % endif
-/* Decode from the start of buf. */
-static inline int ${name(s, 'unpack')}(const uint8_t *buf, size_t len, ${S} *v, struct isa_error *err)
-{
-   size_t bits;
-   return ${name(s, 'decode')}(buf, len, 0, v, &bits, err);
-}
-
 /* Checked encode at bit `pos` of buf[0..cap): range checks, variant
  * consistency, room; *bits gets the size. */
 static inline int ${name(s, 'encode')}(const ${S} *v, uint8_t *buf, size_t cap, size_t pos,
@@ -482,16 +475,4 @@ static inline size_t ${name(s, 'pack')}(const ${S} *v, uint8_t *out)
 % endif
    isa_bits_insert(out, 0, n, w);
    return (n + 7) / 8;
-}
-
-/* Checked pack to the start of out[0..cap); *size gets the bytes written
- * (0 on failure). */
-static inline int ${name(s, 'pack_checked')}(const ${S} *v, uint8_t *out, size_t cap, size_t *size,
-${' ' * len('static inline int ' + name(s, 'pack_checked') + '(')}struct isa_error *err)
-{
-   size_t bits = 0;
-   int r = ${name(s, 'encode')}(v, out, cap, 0, &bits, err);
-   if (size)
-      *size = r == ISA_OK ? (bits + 7) / 8 : 0;
-   return r;
 }
