@@ -47,13 +47,10 @@ static const char *unit_name(const struct isa_type_desc *t, const void *obj)
 /* The bytes of the unit at ctx as hex pairs, separated by spaces or not */
 static void put_bytes(struct isa_out *out, const struct bytes *in, const struct isa_ctx *ctx, bool spaced)
 {
-   static const char digits[] = "0123456789abcdef";
    for (uint64_t k = 0; k < ctx->size / 8 && ctx->offset + k < in->len; k++) {
-      const uint8_t b = in->data[ctx->offset + k];
       if (spaced && k)
          isa_out_char(out, ' ');
-      isa_out_char(out, digits[b >> 4]);
-      isa_out_char(out, digits[b & 15]);
+      isa_out_num_w(out, in->data[ctx->offset + k], 0, 16, 0, 2, 1); /* %02x */
    }
 }
 
