@@ -18,10 +18,6 @@ from .common import CORPUS, ISA, isa
 # (spec, rule, field): (how many today, why).  A count that grows or a new
 # kind of finding fails the test; one that shrinks too, so the list stays true.
 KNOWN_FINDINGS = {
-    ("agx-g13", "undefined-operand", "U"): (
-        36, "texture_sample/texture_load without a bindless texture (bit 1 of Tt clear): the seed calls U "
-            "UNDEFINED there and applegpu prints None (docs/specs/agx-g13.md), yet Mesa 22.3.6 emits it for "
-            "every ordinary texture; what the hardware reads there is not yet settled"),
 }
 
 
