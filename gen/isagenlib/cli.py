@@ -45,10 +45,10 @@ def load_spec(path, schema=None, display_path=None, version=None, name=None, ele
     if vs is not None:
         spec.version, spec.versions = version, list(vs.names)
     if diags.errors:
-        # a build error stops the meaning checks (names may not resolve),
-        # but the layouts of the types and enums that built clean are
-        # checked all the same: independent errors, all at once
-        check.check_layouts(spec, diags, clean_top_level(doc, diags))
+        # a build error stops the checks of what it touches (names may not
+        # resolve), but the rest of the spec is checked all the same:
+        # independent errors, all at once
+        check.check_part(spec, diags, checkable(doc, diags))
     diags.stop_if_errors()
     check.check_spec(spec, diags)
     diags.stop_if_errors()
@@ -56,13 +56,36 @@ def load_spec(path, schema=None, display_path=None, version=None, name=None, ele
     return spec
 
 
-def clean_top_level(doc, diags):
+def checkable(doc, diags):
     """A predicate: whether a model object (by its loc) lies in a top-level
-    element of the file (a struct, an enum...) that no error points into."""
+    element of the file (a struct, an enum...) that can be checked after
+    the errors so far.  Not if an error points into it, nor if it names
+    such an element (a conservative reading: any word of its attributes or
+    text that is the element's name), again and again; an element that
+    reads a $state or $option also needs the <stream> that declares it."""
     import bisect
-    starts = sorted(el.sourceline for el in doc.root if isinstance(el.tag, str) and el.sourceline)
-    broken = {bisect.bisect_right(starts, d.loc.line) for d in diags.errors}
-    return lambda obj: bisect.bisect_right(starts, obj.loc.line) not in broken
+    import re
+    tops = [el for el in doc.root if isinstance(el.tag, str) and el.sourceline]
+    starts = [el.sourceline for el in tops]
+    broken = {bisect.bisect_right(starts, d.loc.line) - 1 for d in diags.errors}
+    words = []
+    for el in tops:
+        text = " ".join(v for e in el.iter() if isinstance(e.tag, str)
+                        for v in [*e.attrib.values(), e.text or "", e.tail or ""])
+        words.append(set(re.findall(r"\$?[A-Za-z_][A-Za-z0-9_]*", text)))
+    names = [{el.get("name")} if el.tag != "stream" else {"$"} for el in tops]
+    for ws in words:
+        if any(w.startswith("$") for w in ws):
+            ws.add("$")
+    grew = True
+    while grew:
+        bad = set().union(*(names[i] for i in broken if i >= 0)) - {None}
+        grew = False
+        for i, ws in enumerate(words):
+            if i not in broken and ws & bad:
+                broken.add(i)
+                grew = True
+    return lambda obj: bisect.bisect_right(starts, obj.loc.line) - 1 not in broken
 
 
 def display_name(path):

@@ -23,13 +23,22 @@ from .layout import LayoutChecker
 from .patterns import PatternLowering
 
 
-def check_layouts(spec, diags, clean):
-    """The layout pass alone, for a spec that had build errors, on the
-    types and enums `clean` accepts (those no error points into: their
-    names resolved and their numbers are what the file says)."""
+def check_part(spec, diags, checkable):
+    """The checks of a spec that had build errors, on the part of it that
+    `checkable` accepts (the top-level elements no error points into and
+    that name none that one does: their names resolve to what the file
+    says).  The graph checks need the whole spec and wait."""
     import dataclasses
-    LayoutChecker(dataclasses.replace(spec, types=[t for t in spec.types if clean(t)],
-                                      enums=[e for e in spec.enums if clean(e)]), diags).run()
+    part = dataclasses.replace(
+        spec, types=[t for t in spec.types if checkable(t)], enums=[e for e in spec.enums if checkable(e)],
+        operands=[o for o in spec.operands if checkable(o)],
+        containers=[c for c in spec.containers if checkable(c)],
+        stream=spec.stream if spec.stream is not None and checkable(spec.stream) else None)
+    LayoutChecker(part, diags).run()
+    PatternLowering(part, diags).run()
+    exprs = ExprChecker(part, diags, None)
+    exprs.resolver = Resolver(part, exprs.report_let)
+    exprs.run()
 
 
 def check_spec(spec, diags):

@@ -70,7 +70,8 @@ class ExprChecker:
                 self.choice(t)
         for o in self.spec.operands:
             self.operand(o)
-        self.stream()
+        if self.spec.stream is not None:
+            self.stream()
 
     def lets(self, lets, names):
         """A scope's <let>s: each resolved in its own scope (a problem in
