@@ -11,6 +11,7 @@
 #                test-valgrind  programs that must read nothing uninitialised (valgrind)
 #                test-asan   test-c and test-cli again, built with ASan + UBSan
 #                test-spec-fuzz  a short, fixed run of the spec fuzzer (tests/fuzz/spec_fuzz.py)
+#                test-output-fuzz  the output layer's fuzz target on fixed random inputs (ASan + UBSan)
 
 # Toy specs exercise the XML features no shipped spec uses yet
 # (presence-masked bit-packed bundles, variable-length opcode-matched
@@ -26,6 +27,8 @@ CORPUS_FILES := $(sort $(wildcard tests/corpus/*.jsonl))
 CORPUS_C    := $(OUT)/tests/gen/corpora.c
 
 UNIT_SRC    := $(wildcard tests/unit/*.c)
+# the isa command's sources but its main(), for the output fuzz target
+CLI_PARTS   := $(filter-out runtime/cli/main.c,$(CLI_SRC))
 CRITERION   := $(shell pkg-config --cflags --libs criterion 2>/dev/null || echo -lcriterion)
 # Corpus texts become C string literals longer than the 4095 characters C99
 # promises; gcc and clang take them, so only the test build allows them.
@@ -67,6 +70,17 @@ $(OUT)/asan/lib/libisagen.a: $(ASAN_OBJ)
 $(OUT)/asan/bin/isa: $(CLI_SRC) runtime/cli/cli.h $(OUT)/asan/lib/libisagen.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ $(CLI_SRC) $(OUT)/asan/lib/libisagen.a -lm -ldl
+
+# the output layer's fuzz target (tests/fuzz/fuzz_out.c) without libFuzzer:
+# fixed random inputs, under ASan + UBSan
+$(OUT)/asan/output-fuzz: tests/fuzz/fuzz_out.c tests/fuzz/run_inputs.c $(CLI_PARTS) runtime/cli/cli.h \
+                         $(OUT)/asan/lib/libisagen.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ tests/fuzz/fuzz_out.c tests/fuzz/run_inputs.c \
+	  $(CLI_PARTS) $(OUT)/asan/lib/libisagen.a -lm -ldl
+
+test-output-fuzz: $(OUT)/asan/output-fuzz
+	$< 100000 1
 
 $(OUT)/asan/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/asan/lib/libisagen.a tests/unit/*.h
 	@mkdir -p $(@D)
@@ -126,7 +140,7 @@ test-new-spec: $(OUT)/bin/isa $(OUT)/tests/unit-tests
 	ISAGEN_OUT=$(abspath $(OUT)) $(PYTHON) -m unittest tests.build.test_new_spec
 
 check: all test-gen test-cxx test-c test-cli test-new-spec test-install test-speclib test-embedding test-valgrind \
-       test-asan test-spec-fuzz
+       test-asan test-spec-fuzz test-output-fuzz
 	@echo "make check: all tests passed"
 
 # ---- benchmarks ----
@@ -163,6 +177,18 @@ $(OUT)/fuzz/fuzz-%: tests/fuzz/fuzz_spec.c $(RT_SRC) $(GEN_C) $(GEN_H) $(RT_HDR)
 $(OUT)/fuzz/fuzz-hex-input: tests/fuzz/fuzz_hex.c runtime/cli/input.c runtime/cli/cli.h $(RT_HDR)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_hex.c runtime/cli/input.c
+
+# the output layer: sinks and formatters against plain references, and
+# programs printed as isa dis prints them (the CLI but its main)
+$(OUT)/fuzz/fuzz-output: tests/fuzz/fuzz_out.c $(CLI_PARTS) runtime/cli/cli.h $(RT_SRC) $(GEN_C) $(GEN_H) $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_out.c $(CLI_PARTS) $(RT_SRC) $(GEN_C) -lm -ldl
+
+$(OUT)/fuzz/seeds-output/.done: $(OUT)/fuzz/seeds-hex-input/.done
+	@mkdir -p $(@D)
+	printf '\000\000\004\007\010\002\001\050\001\000hello "json" \303\251 \377 end' > $(@D)/script
+	printf '\001\000\001\142\002\075\023\052\005\304\061' > $(@D)/dis
+	@touch $@
 
 $(OUT)/fuzz/fuzz-elf-input: tests/fuzz/fuzz_elf.c runtime/cli/elf.c runtime/cli/cli.h $(RT_HDR)
 	@mkdir -p $(@D)
@@ -206,8 +232,9 @@ spec-fuzz: | deps
 	  --builds 0 $(SPEC_FILES)
 
 fuzz: spec-fuzz $(SPECS:%=$(OUT)/fuzz/fuzz-%) $(SPECS:%=$(OUT)/fuzz/seeds-%/.done) $(OUT)/fuzz/fuzz-hex-input \
-      $(OUT)/fuzz/seeds-hex-input/.done $(OUT)/fuzz/fuzz-elf-input $(OUT)/fuzz/seeds-elf-input/.done
-	@set -e; for s in $(SPECS) hex-input elf-input; do \
+      $(OUT)/fuzz/seeds-hex-input/.done $(OUT)/fuzz/fuzz-elf-input $(OUT)/fuzz/seeds-elf-input/.done \
+      $(OUT)/fuzz/fuzz-output $(OUT)/fuzz/seeds-output/.done
+	@set -e; for s in $(SPECS) hex-input elf-input output; do \
 	  mkdir -p $(OUT)/fuzz/corpus-$$s; \
 	  echo "fuzz: $$s for $(FUZZ_SECONDS) s"; \
 	  $(OUT)/fuzz/fuzz-$$s -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \

@@ -126,7 +126,7 @@ int disassemble(const struct options *o, const struct bytes *in, struct isa_out 
 /* check.c */
 int cmd_check(struct options *o);
 
-/* main.c */
+/* program_input.c */
 /* The program: read, unwrapped from its container or ELF section, cut to
  * --start/--stop; false with a message on stderr. */
 bool load_input(struct options *o, struct bytes *in);

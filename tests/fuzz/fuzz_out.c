@@ -1,0 +1,544 @@
+/*
+ * libFuzzer target for the output layer: the runtime's sinks and
+ * formatters (runtime/src/out.c) and the CLI's printing of programs
+ * (runtime/cli/dis.c).  The first input byte picks what the rest drives:
+ *
+ *   even  a script of writes (raw bytes, characters, numbers in every base
+ *         and width, JSON strings of arbitrary bytes, padding, enum names,
+ *         floats) into three sinks at once: a buffer of a size the input
+ *         picks, a callback and a FILE.  Each sink must hold exactly what a
+ *         plain reference (one character at a time, or printf) produces:
+ *         the callback and the FILE all of it, the buffer as much as fits,
+ *         NUL-ended and flagged when cut, with isa_out_len counting all.
+ *   odd   a program of a spec the input picks, printed as isa dis prints it
+ *         (with or without --json, --offsets, --show-bytes and a --base)
+ *         into a buffer and a callback, which must agree; every --json
+ *         line must be a valid JSON object, and text valid UTF-8.
+ *
+ * ASan and UBSan (built in) catch memory and undefined-behaviour errors.
+ */
+#define _GNU_SOURCE /* open_memstream */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/cli/cli.h"
+
+/* ---- a growable byte string: the reference, and what a callback got */
+
+struct text {
+   char *p;
+   size_t n, cap;
+};
+
+static void text_add(struct text *t, const char *s, size_t n)
+{
+   if (t->n + n + 1 > t->cap) {
+      t->cap = (t->n + n + 1) * 2;
+      t->p = (char *)realloc(t->p, t->cap);
+      if (!t->p)
+         abort();
+   }
+   memcpy(t->p + t->n, s, n);
+   t->n += n;
+}
+
+static void text_printf(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_printf(struct text *t, const char *fmt, ...)
+{
+   char s[512];
+   va_list ap;
+   int n;
+   va_start(ap, fmt);
+   n = vsnprintf(s, sizeof s, fmt, ap);
+   va_end(ap);
+   if (n < 0 || (size_t)n >= sizeof s)
+      abort();
+   text_add(t, s, (size_t)n);
+}
+
+static int collect(void *user, const char *s, size_t n)
+{
+   text_add((struct text *)user, s, n);
+   return 0;
+}
+
+static void fail(const char *what)
+{
+   fprintf(stderr, "fuzz-output: %s\n", what);
+   abort();
+}
+
+/* Where `got` first differs from `want`, on stderr, before a failure */
+static void show_difference(const char *want, size_t want_n, const char *got, size_t got_n)
+{
+   size_t i = 0;
+   while (i < want_n && i < got_n && want[i] == got[i])
+      i++;
+   size_t from = i > 40 ? i - 40 : 0;
+   fprintf(stderr, "fuzz-output: lengths %zu (reference) and %zu, first difference at %zu\n", want_n, got_n, i);
+   fprintf(stderr, "  reference: %.*s\n", (int)((want_n < i + 40 ? want_n : i + 40) - from), want + from);
+   fprintf(stderr, "  got:       %.*s\n", (int)((got_n < i + 40 ? got_n : i + 40) - from), got + from);
+}
+
+/* ---- reading the input */
+
+struct input {
+   const uint8_t *p;
+   size_t n;
+};
+
+static uint64_t take(struct input *in, unsigned bytes)
+{
+   uint64_t v = 0;
+   for (unsigned i = 0; i < bytes && in->n; i++, in->p++, in->n--)
+      v |= (uint64_t)*in->p << (8 * i);
+   return v;
+}
+
+/* ---- plain references */
+
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no
+ * overlong forms, no surrogates, nothing past U+10FFFF), or 0. */
+static size_t plain_utf8(const unsigned char *s, size_t n)
+{
+   uint32_t c;
+   size_t len;
+   if (s[0] < 0x80)
+      return 1;
+   if ((s[0] & 0xe0) == 0xc0)
+      len = 2, c = s[0] & 0x1f;
+   else if ((s[0] & 0xf0) == 0xe0)
+      len = 3, c = s[0] & 0x0f;
+   else if ((s[0] & 0xf8) == 0xf0)
+      len = 4, c = s[0] & 0x07;
+   else
+      return 0;
+   if (n < len)
+      return 0;
+   for (size_t k = 1; k < len; k++) {
+      if ((s[k] & 0xc0) != 0x80)
+         return 0;
+      c = c << 6 | (s[k] & 0x3f);
+   }
+   if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) || (len == 4 && c < 0x10000) || c > 0x10ffff ||
+       (c >= 0xd800 && c <= 0xdfff))
+      return 0;
+   return len;
+}
+
+/* A JSON string as the runtime documents it: quote, backslash and the
+ * control characters escaped (\n \t \r, the others and DEL as \u00xx), UTF-8 kept,
+ * each byte that starts no well-formed sequence one U+FFFD. */
+static void plain_json_string(struct text *t, const unsigned char *s, size_t n)
+{
+   text_add(t, "\"", 1);
+   for (size_t i = 0; i < n;) {
+      unsigned char c = s[i];
+      size_t len = plain_utf8(s + i, n - i);
+      if (c >= 0x80) {
+         if (len)
+            text_add(t, (const char *)s + i, len);
+         else
+            text_add(t, "\\ufffd", 6);
+         i += len ? len : 1;
+         continue;
+      }
+      if (c == '"' || c == '\\')
+         text_printf(t, "\\%c", c);
+      else if (c == '\n')
+         text_add(t, "\\n", 2);
+      else if (c == '\t')
+         text_add(t, "\\t", 2);
+      else if (c == '\r')
+         text_add(t, "\\r", 2);
+      else if (c < 0x20 || c == 0x7f)
+         text_printf(t, "\\u%04x", c);
+      else
+         text_add(t, (const char *)&c, 1);
+      i++;
+   }
+   text_add(t, "\"", 1);
+}
+
+/* printf("%[0][width]ll{b,o,u,x,X}") of u, '-' first when negative */
+static void plain_num(struct text *t, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero)
+{
+   char digits[70];
+   size_t n = 0, len;
+   do {
+      digits[n++] = (upper ? "0123456789ABCDEF" : "0123456789abcdef")[u % base];
+      u /= base;
+   } while (u);
+   len = n + (negative ? 1 : 0);
+   if (width > 64)
+      width = 64;
+   if (!zero)
+      for (size_t k = len; k < width; k++)
+         text_add(t, " ", 1);
+   if (negative)
+      text_add(t, "-", 1);
+   if (zero)
+      for (size_t k = len; k < width; k++)
+         text_add(t, "0", 1);
+   while (n)
+      text_add(t, &digits[--n], 1);
+}
+
+/* binary16 to double, bit by bit */
+static double plain_half(uint16_t h)
+{
+   int e = (h >> 10) & 31, m = h & 1023;
+   double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 1024, e - 25);
+   return (h & 0x8000) ? -v : v;
+}
+
+/* ---- mode 1: a script of writes, into three sinks and the reference */
+
+static const char *const names[] = {"add", "fmul.sat", "", "r0.xyzw", "a longer name, for the block edge"};
+
+static void mode_script(struct input *in)
+{
+   struct text ref = {0}, cb = {0};
+   struct isa_out buf_out, cb_out, file_out;
+   size_t cap = (size_t)take(in, 2) % 1100, mark = 0;
+   char *buf = (char *)malloc(cap ? cap : 1), *file_text = NULL;
+   size_t file_len = 0;
+   FILE *fp = open_memstream(&file_text, &file_len);
+   struct isa_out *outs[3] = {&buf_out, &cb_out, &file_out};
+   if (!buf || !fp)
+      abort();
+   isa_out_buffer(&buf_out, buf, cap);
+   isa_out_callback(&cb_out, collect, &cb);
+   isa_out_file(&file_out, fp);
+   for (unsigned step = 0; in->n && step < 200; step++) {
+      unsigned op = (unsigned)take(in, 1) % 13;
+      uint64_t v = take(in, (unsigned)take(in, 1) % 9);
+      unsigned width = (unsigned)take(in, 1) % 72, flags = (unsigned)take(in, 1);
+      size_t len = (size_t)take(in, 2) % 1200;
+      const char *bytes = (const char *)in->p;
+      double d;
+      if (len > in->n)
+         len = in->n;
+      switch (op) {
+      case 0: /* raw bytes */
+         for (int k = 0; k < 3; k++)
+            isa_out_mem(outs[k], bytes, len);
+         text_add(&ref, bytes, len);
+         in->p += len, in->n -= len;
+         break;
+      case 1:
+         for (int k = 0; k < 3; k++)
+            isa_out_char(outs[k], (char)v);
+         text_add(&ref, (const char *)&v, 1);
+         break;
+      case 2:
+         for (int k = 0; k < 3; k++)
+            isa_out_int(outs[k], (int64_t)v);
+         text_printf(&ref, "%lld", (long long)v);
+         break;
+      case 3:
+         for (int k = 0; k < 3; k++)
+            isa_out_int_w(outs[k], (int64_t)v, width, flags & 1);
+         text_printf(&ref, flags & 1 ? "%0*lld" : "%*lld", width > 64 ? 64 : (int)width, (long long)v);
+         break;
+      case 4: {
+         static const unsigned bases[] = {2, 8, 10, 16};
+         unsigned base = bases[flags % 4];
+         int negative = flags >> 2 & 1, upper = flags >> 3 & 1, zero = flags >> 4 & 1;
+         for (int k = 0; k < 3; k++)
+            isa_out_num_w(outs[k], v, negative, base, upper, width, zero);
+         plain_num(&ref, v, negative, base, upper, width, zero);
+         break;
+      }
+      case 5:
+         for (int k = 0; k < 3; k++)
+            isa_out_hex(outs[k], v);
+         text_printf(&ref, "0x%llx", (unsigned long long)v);
+         break;
+      case 6: {
+         unsigned digits = width == 0 ? 1 : width > 64 ? 64 : width;
+         for (int k = 0; k < 3; k++)
+            isa_out_bin(outs[k], v, width);
+         for (unsigned i = 0; i < digits; i++)
+            text_add(&ref, (v >> (digits - 1 - i)) & 1 ? "1" : "0", 1);
+         break;
+      }
+      case 7: /* a JSON string of arbitrary bytes */
+         for (int k = 0; k < 3; k++)
+            isa_out_json_string(outs[k], bytes, len);
+         plain_json_string(&ref, (const unsigned char *)bytes, len);
+         in->p += len, in->n -= len;
+         break;
+      case 8: /* pad to a width counted from a mark set earlier */
+         for (int k = 0; k < 3; k++)
+            isa_out_pad(outs[k], mark, (int64_t)(width * 4) - 8);
+         while ((int64_t)(ref.n - mark) < (int64_t)(width * 4) - 8)
+            text_add(&ref, " ", 1);
+         break;
+      case 9: /* set the mark: the same length in every sink */
+         mark = ref.n;
+         for (int k = 0; k < 3; k++)
+            if (isa_out_len(outs[k]) != mark)
+               fail("isa_out_len disagrees with what was written");
+         break;
+      case 10: {
+         const char *name = flags & 1 ? names[v % 5] : NULL;
+         for (int k = 0; k < 3; k++)
+            isa_out_enum(outs[k], name, (int64_t)v);
+         if (name)
+            text_add(&ref, name, strlen(name));
+         else
+            text_printf(&ref, "%lld", (long long)v);
+         break;
+      }
+      case 11: /* a double, mostly with a short exact expansion (as GPU immediates) */
+         if (flags & 1) {
+            memcpy(&d, &v, sizeof d);
+         } else {
+            d = ldexp((double)(int32_t)(v & 0xffffff) - 0x800000, (int)(v >> 24 & 63) - 40);
+         }
+         switch (flags >> 1 & 3) {
+         case 0:
+            for (int k = 0; k < 3; k++)
+               isa_out_g(outs[k], d);
+            text_printf(&ref, "%g", d);
+            break;
+         case 1:
+         case 2: {
+            unsigned prec = (flags >> 3) % 24;
+            for (int k = 0; k < 3; k++)
+               isa_out_fixed(outs[k], d, width % 48, prec);
+            text_printf(&ref, "%*.*f", (int)(width % 48), (int)prec, d); /* at most 309 + 24 characters */
+            break;
+         }
+         default: {
+            /* Python's repr(): no printf does it; check it reads back */
+            struct text one = {0};
+            struct isa_out o1;
+            char *end;
+            isa_out_callback(&o1, collect, &one);
+            isa_out_pyfloat(&o1, d);
+            isa_out_flush(&o1);
+            text_add(&one, "", 1);
+            if (isfinite(d) && (strtod(one.p, &end) != d || *end))
+               fail("isa_out_pyfloat does not read back as the same double");
+            for (int k = 0; k < 3; k++)
+               isa_out_mem(outs[k], one.p, one.n - 1);
+            text_add(&ref, one.p, one.n - 1);
+            free(one.p);
+         }
+         }
+         break;
+      default: /* a binary16, as %f */
+         for (int k = 0; k < 3; k++)
+            isa_out_half_f(outs[k], v & 0xffff);
+         text_printf(&ref, "%f", plain_half((uint16_t)v));
+         break;
+      }
+   }
+   for (int k = 0; k < 3; k++)
+      isa_out_flush(outs[k]);
+   fclose(fp);
+   if (cb.n != ref.n || (ref.n && memcmp(cb.p, ref.p, ref.n) != 0) || cb_out.error) {
+      show_difference(ref.p, ref.n, cb.p, cb.n);
+      fail("the callback sink got other text than the reference");
+   }
+   if (file_len != ref.n || (ref.n && memcmp(file_text, ref.p, ref.n) != 0) || file_out.error)
+      fail("the FILE sink got other text than the reference");
+   if (isa_out_len(&buf_out) != ref.n)
+      fail("isa_out_len of the buffer is not the length of the text");
+   if (cap) {
+      size_t kept = ref.n < cap ? ref.n : cap - 1;
+      if ((ref.n && memcmp(buf, ref.p, kept) != 0) || buf[kept] != '\0')
+         fail("the buffer does not hold the text's first bytes, NUL-ended");
+      if (!buf_out.error != (ref.n < cap))
+         fail("the buffer's error flag does not say whether the text was cut");
+   }
+   free(buf);
+   free(file_text);
+   free(ref.p);
+   free(cb.p);
+}
+
+/* ---- mode 2: programs printed as isa dis prints them */
+
+/* The JSON value at *p (objects, arrays, strings, numbers, literals):
+ * advances *p past it, or returns 0. */
+static int json_value(const char **p, const char *end, int depth);
+
+static void json_space(const char **p, const char *end)
+{
+   while (*p < end && (**p == ' ' || **p == '\t'))
+      (*p)++;
+}
+
+static int json_string(const char **p, const char *end)
+{
+   const char *s = *p;
+   if (s >= end || *s++ != '"')
+      return 0;
+   while (s < end && *s != '"') {
+      unsigned char c = (unsigned char)*s;
+      if (c < 0x20)
+         return 0;
+      if (c == '\\') {
+         s++;
+         if (s >= end)
+            return 0;
+         if (*s == 'u') {
+            for (int k = 1; k <= 4; k++)
+               if (s + k >= end || !strchr("0123456789abcdefABCDEF", s[k]) || !s[k])
+                  return 0;
+            s += 5;
+         } else if (*s && strchr("\"\\/bfnrt", *s)) {
+            s++;
+         } else {
+            return 0;
+         }
+      } else {
+         size_t len = plain_utf8((const unsigned char *)s, (size_t)(end - s));
+         if (!len)
+            return 0;
+         s += len;
+      }
+   }
+   if (s >= end)
+      return 0;
+   *p = s + 1;
+   return 1;
+}
+
+static int json_value(const char **p, const char *end, int depth)
+{
+   const char *s;
+   json_space(p, end);
+   s = *p;
+   if (s >= end || depth > 16)
+      return 0;
+   if (*s == '"')
+      return json_string(p, end);
+   if (*s == '{' || *s == '[') {
+      char close = *s == '{' ? '}' : ']';
+      *p = s + 1;
+      json_space(p, end);
+      if (*p < end && **p == close) {
+         (*p)++;
+         return 1;
+      }
+      for (;;) {
+         if (close == '}') {
+            json_space(p, end);
+            if (!json_string(p, end))
+               return 0;
+            json_space(p, end);
+            if (*p >= end || **p != ':')
+               return 0;
+            (*p)++;
+         }
+         if (!json_value(p, end, depth + 1))
+            return 0;
+         json_space(p, end);
+         if (*p < end && **p == ',') {
+            (*p)++;
+            continue;
+         }
+         if (*p < end && **p == close) {
+            (*p)++;
+            return 1;
+         }
+         return 0;
+      }
+   }
+   if (*s == '-' || (*s >= '0' && *s <= '9')) {
+      char *e;
+      char tmp[64];
+      size_t n = (size_t)(end - s) < sizeof tmp - 1 ? (size_t)(end - s) : sizeof tmp - 1;
+      memcpy(tmp, s, n);
+      tmp[n] = '\0';
+      strtod(tmp, &e);
+      if (e == tmp)
+         return 0;
+      *p = s + (e - tmp);
+      return 1;
+   }
+   for (const char *const *lit = (const char *const[]){"true", "false", "null", NULL}; *lit; lit++) {
+      size_t n = strlen(*lit);
+      if ((size_t)(end - s) >= n && memcmp(s, *lit, n) == 0) {
+         *p = s + n;
+         return 1;
+      }
+   }
+   return 0;
+}
+
+static void mode_dis(struct input *in)
+{
+   unsigned n_specs = 0, flags;
+   const struct isa_spec *const *specs = isa_specs(&n_specs);
+   struct options o;
+   struct bytes prog;
+   struct text cb = {0};
+   struct isa_out buf_out, cb_out;
+   size_t cap = 1 << 16, consumed = 0, consumed2 = 0;
+   char *buf = (char *)malloc(cap), msg[256], msg2[256];
+   int r, r2;
+   memset(&o, 0, sizeof o);
+   o.spec = specs[take(in, 1) % n_specs];
+   flags = (unsigned)take(in, 1);
+   o.json = flags & 1;
+   o.offsets = flags >> 1 & 1;
+   o.show_bytes = flags >> 2 & 1;
+   o.base = flags >> 3 & 1 ? take(in, 8) : 0;
+   for (unsigned k = 0; k < o.spec->n_options && k < MAX_SPEC_OPTIONS; k++)
+      o.spec_options[k] = o.spec->options[k].values[take(in, 1) % o.spec->options[k].n_values];
+   memset(&prog, 0, sizeof prog);
+   prog.data = in->p;
+   prog.len = in->n;
+   if (!buf)
+      abort();
+   isa_out_buffer(&buf_out, buf, cap);
+   isa_out_callback(&cb_out, collect, &cb);
+   r = disassemble(&o, &prog, &buf_out, o.json, &consumed, msg, sizeof msg);
+   r2 = disassemble(&o, &prog, &cb_out, o.json, &consumed2, msg2, sizeof msg2);
+   isa_out_flush(&buf_out);
+   isa_out_flush(&cb_out);
+   if (r != r2 || consumed != consumed2 || (r != ISA_OK && strcmp(msg, msg2) != 0))
+      fail("the same program printed twice ended differently");
+   if (isa_out_len(&buf_out) != cb.n)
+      fail("a buffer and a callback got texts of different lengths");
+   if (cb.n && memcmp(buf, cb.p, cb.n < cap ? cb.n : cap - 1) != 0)
+      fail("a buffer and a callback got different texts");
+   /* every line: a JSON object (--json), or valid UTF-8 without NULs */
+   for (const char *line = cb.p, *stop = cb.p ? cb.p + cb.n : NULL; line && line < stop;) {
+      const char *nl = (const char *)memchr(line, '\n', (size_t)(stop - line)), *e = nl ? nl : stop, *p = line;
+      if (o.json) {
+         if (*p != '{' || !json_value(&p, e, 0) || p != e)
+            fail("isa dis --json printed a line that is not a JSON object");
+      } else {
+         while (p < e) {
+            size_t len = *p ? plain_utf8((const unsigned char *)p, (size_t)(e - p)) : 0;
+            if (!len)
+               fail("isa dis printed a line that is not UTF-8 text");
+            p += len;
+         }
+      }
+      line = nl ? nl + 1 : NULL;
+   }
+   free(buf);
+   free(cb.p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+   struct input in = {data + 1, size ? size - 1 : 0};
+   if (size == 0)
+      return 0;
+   if (data[0] % 2 == 0)
+      mode_script(&in);
+   else
+      mode_dis(&in);
+   return 0;
+}
