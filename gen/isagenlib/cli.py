@@ -59,32 +59,35 @@ def load_spec(path, schema=None, display_path=None, version=None, name=None, ele
 def checkable(doc, diags):
     """A predicate: whether a model object (by its loc) lies in a top-level
     element of the file (a struct, an enum...) that can be checked after
-    the errors so far.  Not if an error points into it, nor if it names
-    such an element (a conservative reading: any word of its attributes or
-    text that is the element's name), again and again; an element that
-    reads a $state or $option also needs the <stream> that declares it."""
+    the errors so far.  Not if an error points into it (or into a format it
+    extends), nor if it names such an element, directly or through others:
+    any word of its attributes or text that is the element's name counts,
+    a conservative reading.  An element that reads a $state, an $option,
+    $prev or $next also needs the <stream> that declares them."""
     import bisect
     import re
-    tops = [el for el in doc.root if isinstance(el.tag, str) and el.sourceline]
-    starts = [el.sourceline for el in tops]
-    broken = {bisect.bisect_right(starts, d.loc.line) - 1 for d in diags.errors}
-    words = []
-    for el in tops:
+    from .resolve import CONTEXT_VARS
+    tops = sorted(((doc.loc(el).line, el) for el in [*doc.root, *doc.formats] if isinstance(el.tag, str)),
+                  key=lambda t: t[0])
+    starts = [line for line, _ in tops]
+    named_by = {}  # a word -> the elements it occurs in
+    for i, (_, el) in enumerate(tops):
         text = " ".join(v for e in el.iter() if isinstance(e.tag, str)
                         for v in [*e.attrib.values(), e.text or "", e.tail or ""])
-        words.append(set(re.findall(r"\$?[A-Za-z_][A-Za-z0-9_]*", text)))
-    names = [{el.get("name")} if el.tag != "stream" else {"$"} for el in tops]
-    for ws in words:
-        if any(w.startswith("$") for w in ws):
-            ws.add("$")
-    grew = True
-    while grew:
-        bad = set().union(*(names[i] for i in broken if i >= 0)) - {None}
-        grew = False
-        for i, ws in enumerate(words):
-            if i not in broken and ws & bad:
+        words = set(re.findall(r"\$?[A-Za-z_][A-Za-z0-9_]*", text))
+        words.update(doc.families.get(el.get("name"), ()) if el.tag == "struct" else ())
+        if any(w.startswith("$") and w[1:] not in CONTEXT_VARS for w in words):
+            words.add("$")  # a $state, $option, $prev or $next
+        for w in words:
+            named_by.setdefault(w, []).append(i)
+    broken = {bisect.bisect_right(starts, d.loc.line) - 1 for d in diags.errors} - {-1}
+    todo = list(broken)
+    while todo:  # each element once: linear in the file
+        el = tops[todo.pop()][1]
+        for i in named_by.get("$" if el.tag == "stream" else el.get("name"), ()):
+            if i not in broken:
                 broken.add(i)
-                grew = True
+                todo.append(i)
     return lambda obj: bisect.bisect_right(starts, obj.loc.line) - 1 not in broken
 
 

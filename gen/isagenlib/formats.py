@@ -93,6 +93,7 @@ class Expander:
         for f in list(root.findall("format")):
             self.members_of(f)  # reports problems of formats nothing extends
             root.remove(f)
+            self.doc.formats.append(f)
         for s in root.iter("struct"):
             if s.get("bits") is None:
                 self.error(self.doc.loc(s), f"struct '{s.get('name')}' has no bits= (nor a format it extends)")

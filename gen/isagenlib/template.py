@@ -71,6 +71,7 @@ class Pad:
         self.width, self.body, self.pos = width, body, pos
 
 
+MAX_FORMAT_WIDTH = 64
 _PRINTF_RE = re.compile(r"[-+ 0#]*[0-9]*(\.[0-9]+)?[diuxXofFeEgGc]")
 _BIN_RE = re.compile(r"0?[0-9]*b")
 _FOR_RE = re.compile(r"for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.*)$", re.S)
@@ -295,6 +296,12 @@ def parse(text, legacy_pad=False):
                     if not (_PRINTF_RE.fullmatch(fmt) or _BIN_RE.fullmatch(fmt) or fmt == "r"
                             or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", fmt)):
                         raise TemplateError(start + fmt_off, f"bad format '{fmt}'")
+                    # the runtime's formatters write at most 64 columns or
+                    # digits (isa_out_num_w, isa_out_bin): no wider text
+                    for n in re.findall(r"\d+", fmt.lstrip("-+ 0#")):
+                        if int(n) > MAX_FORMAT_WIDTH:
+                            raise TemplateError(start + fmt_off, f"format '{fmt}': widths and precisions go up "
+                                                                 f"to {MAX_FORMAT_WIDTH}")
                 stack[-1][1].append(Subst(node, fmt, start, start + fmt_off))
         except X.ExprError as e:
             raise TemplateError(base + e.pos, e.message) from None

@@ -62,6 +62,7 @@ class Document:
         self.derived_from = {}  # element an upgrade made -> the element it came from (upgrade.py)
         self.copied_from = {}  # element a format's extends= copied -> the original (formats.py)
         self.families = {}  # struct name -> the formats it extends, as written (formats.py; for isagen doc)
+        self.formats = []   # the <format> elements expand() took out of the tree (formats.py)
         self.language = None  # the language version the file was written in
 
     def loc(self, element):
