@@ -5,11 +5,14 @@
  *
  *   even  a script of writes (raw bytes, characters, numbers in every base
  *         and width, JSON strings of arbitrary bytes, padding, enum names,
- *         floats) into three sinks at once: a buffer of a size the input
- *         picks, a callback and a FILE.  Each sink must hold exactly what a
- *         plain reference (one character at a time, or printf) produces:
- *         the callback and the FILE all of it, the buffer as much as fits,
- *         NUL-ended and flagged when cut, with isa_out_len counting all.
+ *         floats) into four sinks at once: a buffer of a size the input
+ *         picks, a callback, a FILE and a callback that fails.  Each sink
+ *         must hold exactly what a plain reference (one character at a
+ *         time, or printf) produces: the callback and the FILE all of it,
+ *         the buffer as much as fits, NUL-ended and flagged when cut, with
+ *         isa_out_len counting all; the failing one must say so.  Python
+ *         floats, which no printf writes, must read back, be the shortest
+ *         that do and take the notation Python's repr takes.
  *   odd   a program of a spec the input picks, printed as isa dis prints it
  *         (with or without --json, --offsets, --show-bytes and a --base)
  *         into a buffer and a callback, which must agree; every --json
@@ -63,6 +66,13 @@ static int collect(void *user, const char *s, size_t n)
 {
    text_add((struct text *)user, s, n);
    return 0;
+}
+
+/* a callback whose every write fails (a full disk, a closed pipe) */
+static int refuse(void *user, const char *s, size_t n)
+{
+   (void)user, (void)s, (void)n;
+   return -1;
 }
 
 static void fail(const char *what)
@@ -163,7 +173,8 @@ static void plain_json_string(struct text *t, const unsigned char *s, size_t n)
    text_add(t, "\"", 1);
 }
 
-/* printf("%[0][width]ll{b,o,u,x,X}") of u, '-' first when negative */
+/* printf("%[0][width]ll{b,o,u,x,X}") of u, '-' first when negative (and
+ * a base-2 conversion, which printf lacks) */
 static void plain_num(struct text *t, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero)
 {
    char digits[70];
@@ -173,8 +184,6 @@ static void plain_num(struct text *t, uint64_t u, int negative, unsigned base, i
       u /= base;
    } while (u);
    len = n + (negative ? 1 : 0);
-   if (width > 64)
-      width = 64;
    if (!zero)
       for (size_t k = len; k < width; k++)
          text_add(t, " ", 1);
@@ -187,6 +196,22 @@ static void plain_num(struct text *t, uint64_t u, int negative, unsigned base, i
       text_add(t, &digits[--n], 1);
 }
 
+/* The significant digits of a number's text: those of its mantissa, less
+ * leading and trailing zeros */
+static size_t significant_digits(const char *s)
+{
+   size_t first = 0, last = 0, i = 0;
+   for (const char *p = s; *p && *p != 'e'; p++)
+      if (*p >= '0' && *p <= '9') {
+         i++;
+         if (*p != '0') {
+            first = first ? first : i;
+            last = i;
+         }
+      }
+   return first ? last - first + 1 : 0;
+}
+
 /* binary16 to double, bit by bit */
 static double plain_half(uint16_t h)
 {
@@ -197,26 +222,28 @@ static double plain_half(uint16_t h)
 
 /* ---- mode 1: a script of writes, into three sinks and the reference */
 
-static const char *const names[] = {"add", "fmul.sat", "", "r0.xyzw", "a longer name, for the block edge"};
+static const char *const enum_names[] = {"add", "fmul.sat", "", "r0.xyzw", "a longer name, for the block edge"};
 
 static void mode_script(struct input *in)
 {
    struct text ref = {0}, cb = {0};
-   struct isa_out buf_out, cb_out, file_out;
+   struct isa_out buf_out, cb_out, file_out, refused;
    size_t cap = (size_t)take(in, 2) % 1100, mark = 0;
    char *buf = (char *)malloc(cap ? cap : 1), *file_text = NULL;
    size_t file_len = 0;
    FILE *fp = open_memstream(&file_text, &file_len);
-   struct isa_out *outs[3] = {&buf_out, &cb_out, &file_out};
+   struct isa_out *outs[4] = {&buf_out, &cb_out, &file_out, &refused};
    if (!buf || !fp)
       abort();
    isa_out_buffer(&buf_out, buf, cap);
    isa_out_callback(&cb_out, collect, &cb);
    isa_out_file(&file_out, fp);
+   isa_out_callback(&refused, refuse, NULL);
    for (unsigned step = 0; in->n && step < 200; step++) {
       unsigned op = (unsigned)take(in, 1) % 13;
       uint64_t v = take(in, (unsigned)take(in, 1) % 9);
-      unsigned width = (unsigned)take(in, 1) % 72, flags = (unsigned)take(in, 1);
+      /* widths and precisions up to 64: what lint allows a template */
+      unsigned width = (unsigned)take(in, 1) % 65, flags = (unsigned)take(in, 1);
       size_t len = (size_t)take(in, 2) % 1200;
       const char *bytes = (const char *)in->p;
       double d;
@@ -224,69 +251,71 @@ static void mode_script(struct input *in)
          len = in->n;
       switch (op) {
       case 0: /* raw bytes */
-         for (int k = 0; k < 3; k++)
+         for (int k = 0; k < 4; k++)
             isa_out_mem(outs[k], bytes, len);
          text_add(&ref, bytes, len);
          in->p += len, in->n -= len;
          break;
-      case 1:
-         for (int k = 0; k < 3; k++)
-            isa_out_char(outs[k], (char)v);
-         text_add(&ref, (const char *)&v, 1);
+      case 1: {
+         char c = (char)v;
+         for (int k = 0; k < 4; k++)
+            isa_out_char(outs[k], c);
+         text_add(&ref, &c, 1);
          break;
+      }
       case 2:
-         for (int k = 0; k < 3; k++)
+         for (int k = 0; k < 4; k++)
             isa_out_int(outs[k], (int64_t)v);
          text_printf(&ref, "%lld", (long long)v);
          break;
       case 3:
-         for (int k = 0; k < 3; k++)
+         for (int k = 0; k < 4; k++)
             isa_out_int_w(outs[k], (int64_t)v, width, flags & 1);
-         text_printf(&ref, flags & 1 ? "%0*lld" : "%*lld", width > 64 ? 64 : (int)width, (long long)v);
+         text_printf(&ref, flags & 1 ? "%0*lld" : "%*lld", (int)width, (long long)v);
          break;
       case 4: {
          static const unsigned bases[] = {2, 8, 10, 16};
          unsigned base = bases[flags % 4];
          int negative = flags >> 2 & 1, upper = flags >> 3 & 1, zero = flags >> 4 & 1;
-         for (int k = 0; k < 3; k++)
+         for (int k = 0; k < 4; k++)
             isa_out_num_w(outs[k], v, negative, base, upper, width, zero);
          plain_num(&ref, v, negative, base, upper, width, zero);
          break;
       }
       case 5:
-         for (int k = 0; k < 3; k++)
+         for (int k = 0; k < 4; k++)
             isa_out_hex(outs[k], v);
          text_printf(&ref, "0x%llx", (unsigned long long)v);
          break;
       case 6: {
-         unsigned digits = width == 0 ? 1 : width > 64 ? 64 : width;
-         for (int k = 0; k < 3; k++)
+         unsigned digits = width == 0 ? 1 : width;
+         for (int k = 0; k < 4; k++)
             isa_out_bin(outs[k], v, width);
          for (unsigned i = 0; i < digits; i++)
             text_add(&ref, (v >> (digits - 1 - i)) & 1 ? "1" : "0", 1);
          break;
       }
       case 7: /* a JSON string of arbitrary bytes */
-         for (int k = 0; k < 3; k++)
+         for (int k = 0; k < 4; k++)
             isa_out_json_string(outs[k], bytes, len);
          plain_json_string(&ref, (const unsigned char *)bytes, len);
          in->p += len, in->n -= len;
          break;
       case 8: /* pad to a width counted from a mark set earlier */
-         for (int k = 0; k < 3; k++)
+         for (int k = 0; k < 4; k++)
             isa_out_pad(outs[k], mark, (int64_t)(width * 4) - 8);
          while ((int64_t)(ref.n - mark) < (int64_t)(width * 4) - 8)
             text_add(&ref, " ", 1);
          break;
       case 9: /* set the mark: the same length in every sink */
          mark = ref.n;
-         for (int k = 0; k < 3; k++)
+         for (int k = 0; k < 4; k++)
             if (isa_out_len(outs[k]) != mark)
                fail("isa_out_len disagrees with what was written");
          break;
       case 10: {
-         const char *name = flags & 1 ? names[v % 5] : NULL;
-         for (int k = 0; k < 3; k++)
+         const char *name = flags & 1 ? enum_names[v % 5] : NULL;
+         for (int k = 0; k < 4; k++)
             isa_out_enum(outs[k], name, (int64_t)v);
          if (name)
             text_add(&ref, name, strlen(name));
@@ -302,16 +331,16 @@ static void mode_script(struct input *in)
          }
          switch (flags >> 1 & 3) {
          case 0:
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 4; k++)
                isa_out_g(outs[k], d);
             text_printf(&ref, "%g", d);
             break;
          case 1:
          case 2: {
-            unsigned prec = (flags >> 3) % 24;
-            for (int k = 0; k < 3; k++)
-               isa_out_fixed(outs[k], d, width % 48, prec);
-            text_printf(&ref, "%*.*f", (int)(width % 48), (int)prec, d); /* at most 309 + 24 characters */
+            unsigned prec = (flags >> 3) % 65;
+            for (int k = 0; k < 4; k++)
+               isa_out_fixed(outs[k], d, width, prec);
+            text_printf(&ref, "%*.*f", (int)width, (int)prec, d); /* at most 309 + 1 + 64 characters */
             break;
          }
          default: {
@@ -325,7 +354,19 @@ static void mode_script(struct input *in)
             text_add(&one, "", 1);
             if (isfinite(d) && (strtod(one.p, &end) != d || *end))
                fail("isa_out_pyfloat does not read back as the same double");
-            for (int k = 0; k < 3; k++)
+            if (isfinite(d) && d != 0) {
+               /* as short as the shortest %.*e that reads back, and in
+                * fixed notation from 1e-4 up to 1e16, as Python's repr */
+               char e[40];
+               int prec = 0;
+               while (snprintf(e, sizeof e, "%.*e", prec, d), strtod(e, NULL) != d)
+                  prec++;
+               if (significant_digits(one.p) != significant_digits(e))
+                  fail("isa_out_pyfloat does not write the shortest digits");
+               if ((strchr(one.p, 'e') != NULL) != (fabs(d) < 1e-4 || fabs(d) >= 1e16))
+                  fail("isa_out_pyfloat does not choose the notation Python's repr does");
+            }
+            for (int k = 0; k < 4; k++)
                isa_out_mem(outs[k], one.p, one.n - 1);
             text_add(&ref, one.p, one.n - 1);
             free(one.p);
@@ -333,13 +374,13 @@ static void mode_script(struct input *in)
          }
          break;
       default: /* a binary16, as %f */
-         for (int k = 0; k < 3; k++)
+         for (int k = 0; k < 4; k++)
             isa_out_half_f(outs[k], v & 0xffff);
          text_printf(&ref, "%f", plain_half((uint16_t)v));
          break;
       }
    }
-   for (int k = 0; k < 3; k++)
+   for (int k = 0; k < 4; k++)
       isa_out_flush(outs[k]);
    fclose(fp);
    if (cb.n != ref.n || (ref.n && memcmp(cb.p, ref.p, ref.n) != 0) || cb_out.error) {
@@ -350,6 +391,10 @@ static void mode_script(struct input *in)
       fail("the FILE sink got other text than the reference");
    if (isa_out_len(&buf_out) != ref.n)
       fail("isa_out_len of the buffer is not the length of the text");
+   if (!refused.error != (ref.n == 0))
+      fail("a callback that fails does not set the error flag (or one that wrote nothing does)");
+   if (cap == 0 && !buf_out.error != (ref.n == 0))
+      fail("a buffer of no bytes does not flag the text it cut");
    if (cap) {
       size_t kept = ref.n < cap ? ref.n : cap - 1;
       if ((ref.n && memcmp(buf, ref.p, kept) != 0) || buf[kept] != '\0')
@@ -452,16 +497,31 @@ static int json_value(const char **p, const char *end, int depth)
          return 0;
       }
    }
-   if (*s == '-' || (*s >= '0' && *s <= '9')) {
-      char *e;
-      char tmp[64];
-      size_t n = (size_t)(end - s) < sizeof tmp - 1 ? (size_t)(end - s) : sizeof tmp - 1;
-      memcpy(tmp, s, n);
-      tmp[n] = '\0';
-      strtod(tmp, &e);
-      if (e == tmp)
+   if (*s == '-' || (*s >= '0' && *s <= '9')) { /* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+      const char *q = s + (*s == '-');
+      if (q >= end || *q < '0' || *q > '9')
          return 0;
-      *p = s + (e - tmp);
+      if (*q == '0')
+         q++;
+      else
+         while (q < end && *q >= '0' && *q <= '9')
+            q++;
+      if (q < end && *q == '.') {
+         if (++q >= end || *q < '0' || *q > '9')
+            return 0;
+         while (q < end && *q >= '0' && *q <= '9')
+            q++;
+      }
+      if (q < end && (*q == 'e' || *q == 'E')) {
+         q++;
+         if (q < end && (*q == '+' || *q == '-'))
+            q++;
+         if (q >= end || *q < '0' || *q > '9')
+            return 0;
+         while (q < end && *q >= '0' && *q <= '9')
+            q++;
+      }
+      *p = q;
       return 1;
    }
    for (const char *const *lit = (const char *const[]){"true", "false", "null", NULL}; *lit; lit++) {

@@ -76,16 +76,38 @@ static size_t field_bits(const struct isa_field_desc *f, unsigned n)
    return sum;
 }
 
+/* The alternative a decoded choice holds, as its type and where it lies in
+ * obj, or NULL (a choice's alternative is its one aggregate field). */
+static const struct isa_type_desc *alternative(const struct isa_type_desc *t, const void *obj, const void **alt)
+{
+   uint16_t v;
+   const struct isa_variant_desc *a;
+   if (t->kind != ISA_T_CHOICE || t->variant_offset == ISA_NO_OFFSET)
+      return NULL;
+   memcpy(&v, (const char *)obj + t->variant_offset, sizeof v);
+   if (v < 1 || v > t->n_variants)
+      return NULL;
+   a = &t->variants[v - 1];
+   if (a->n_fields != 1 || a->fields[0].kind != ISA_K_AGG || !a->fields[0].type)
+      return NULL;
+   *alt = (const char *)obj + a->fields[0].c_offset;
+   return a->fields[0].type;
+}
+
 /* Whether the decoded unit obj of `bits` bits is all fields: its scalar
- * fields (those of the variant or alternative decoded too) add up to its
- * size.  A struct's fields never overlap (lint), so then every bit is one
- * field's, and encoding what was decoded must give the same bytes.  (A
- * sequence's items, nested structs and a short form of a longer layout
- * do not add up: those are left to the field comparison.) */
+ * fields (those of the variant decoded too, or of the alternative a choice
+ * holds) add up to its size.  A struct's fields never overlap (lint), so
+ * then every bit is one field's, and encoding what was decoded must give
+ * the same bytes.  (A sequence's items, nested structs and a short form of
+ * a longer layout do not add up: those are left to the field comparison.) */
 static int every_bit_a_field(const struct isa_type_desc *t, const void *obj, size_t bits)
 {
    size_t sum;
-   if (t->kind == ISA_T_SEQUENCE)
+   const void *alt;
+   const struct isa_type_desc *at = alternative(t, obj, &alt);
+   if (at)
+      return every_bit_a_field(at, alt, bits);
+   if (t->kind != ISA_T_STRUCT)
       return 0;
    sum = field_bits(t->fields, t->n_fields);
    if (t->variant_offset && t->n_variants) {
@@ -98,8 +120,36 @@ static int every_bit_a_field(const struct isa_type_desc *t, const void *obj, siz
    return sum == bits;
 }
 
-static void exercise_unit(const struct isa_spec *spec, const void *obj, const uint8_t *input, size_t bytes,
-                          uint64_t offset, uint64_t index)
+/* Whether obj is made of structs alone: a struct, or a choice that holds
+ * one (structs hold no sequences: lint).  The checked encoder writes such
+ * a unit's fields as they are; a sequence's counts and sizes it computes. */
+static int all_structs(const struct isa_type_desc *t, const void *obj)
+{
+   const void *alt;
+   const struct isa_type_desc *at = alternative(t, obj, &alt);
+   return t->kind == ISA_T_STRUCT || (at && all_structs(at, alt));
+}
+
+static void dump_hex(const char *what, const uint8_t *p, size_t n)
+{
+   fprintf(stderr, "fuzz: %s:", what);
+   for (size_t i = 0; i < n; i++)
+      fprintf(stderr, " %02x", p[i]);
+   fprintf(stderr, "\n");
+}
+
+/* Whether the n bytes at a are the bytes at b, of which only b_len exist:
+ * a last unit may run past the input, which reads as zeros there. */
+static int same_padded(const uint8_t *a, size_t n, const uint8_t *b, size_t b_len)
+{
+   for (size_t i = 0; i < n; i++)
+      if (a[i] != (i < b_len ? b[i] : 0))
+         return 0;
+   return 1;
+}
+
+static void exercise_unit(const struct isa_spec *spec, const void *obj, const uint8_t *input, size_t input_len,
+                          size_t bytes, uint64_t offset, uint64_t index)
 {
    const struct isa_type_desc *t = spec->unit;
    char text[4096];
@@ -140,9 +190,12 @@ static void exercise_unit(const struct isa_spec *spec, const void *obj, const ui
          abort();
       }
       /* where every bit is a field's, to the same bytes */
-      if (every_bit_a_field(t, obj, bytes * 8) && (bits != bytes * 8 || memcmp(enc, input + offset, bytes) != 0)) {
-         fprintf(stderr, "fuzz: %s unit %llu encodes to other bytes than it was decoded from\n", spec->name,
-                 (unsigned long long)index);
+      if (every_bit_a_field(t, obj, bytes * 8) && (bits != bytes * 8 || !same_padded(enc, bytes, input + offset,
+                                                                                        input_len - offset))) {
+         fprintf(stderr, "fuzz: %s unit %llu (%s) encodes to other bytes than it was decoded from\n", spec->name,
+                 (unsigned long long)index, isa_variant_name(t, obj) ? isa_variant_name(t, obj) : t->name);
+         dump_hex("decoded from", input + offset, bytes < input_len - offset ? bytes : input_len - offset);
+         dump_hex("encoded as  ", enc, (bits + 7) / 8);
          abort();
       }
    }
@@ -179,7 +232,7 @@ static void mode_program(const struct isa_spec *spec, unsigned choice, const uin
    while (cur.index < 256 && (r = isa_cursor_next(&cur, obj, &ctx, &err)) > 0) {
       if (ctx.failed)
          continue;
-      exercise_unit(spec, obj, data, ctx.size / 8, ctx.offset, ctx.index);
+      exercise_unit(spec, obj, data, size, ctx.size / 8, ctx.offset, ctx.index);
       if (n_units < 32 && units)
          memcpy(units + n_units++ * spec->unit->c_size, obj, spec->unit->c_size);
    }
@@ -201,14 +254,6 @@ static void mode_program(const struct isa_spec *spec, unsigned choice, const uin
    isa_cursor_fini(&cur);
    free(obj);
    free(options);
-}
-
-static void dump_hex(const char *what, const uint8_t *p, size_t n)
-{
-   fprintf(stderr, "fuzz: %s:", what);
-   for (size_t i = 0; i < n; i++)
-      fprintf(stderr, " %02x", p[i]);
-   fprintf(stderr, "\n");
 }
 
 static void mode_pack(const struct isa_spec *spec, const uint8_t *data, size_t size)
@@ -234,16 +279,16 @@ static void mode_pack(const struct isa_spec *spec, const uint8_t *data, size_t s
          isa_field_set(t, obj, s->paths[i], v);
       }
       int r_enc = t->encode(obj, enc, sizeof enc, 0, &bits, &err);
-      if (r_enc == ISA_OK && (t->kind == ISA_T_STRUCT || every_bit_a_field(t, obj, bits))) {
+      if (r_enc == ISA_OK && all_structs(t, obj)) {
          /* a checked encode that succeeds wrote exactly the fields: they
-          * decode back (a choice, as the same alternative, unless the bits
-          * now match one that comes before it).  Not for units with
-          * sequences, whose counts and sizes the encoder computes. */
+          * decode back, to as many bits (a choice, as the same alternative,
+          * unless the bits now match one that comes before it) */
          int r = isa_decode_unit(spec, enc, (bits + 7) / 8, 0, again, &bits2, &err); /* as the first unit, like obj */
+         bits2 *= 8; /* isa_decode_unit counts bytes */
          const char *was = isa_variant_name(t, obj), *now = r == ISA_OK ? isa_variant_name(t, again) : NULL;
          if (t->kind == ISA_T_CHOICE && r == ISA_OK && (!was || !now || strcmp(was, now) != 0))
             ; /* another alternative claims the bits: shadowing, which lint allows by order */
-         else if (r != ISA_OK || digest_of(t, obj).h != digest_of(t, again).h) {
+         else if (r != ISA_OK || bits2 != bits || digest_of(t, obj).h != digest_of(t, again).h) {
             fprintf(stderr, "fuzz: %s: checked encode accepted fields it did not write\n", spec->name);
             abort();
          }
@@ -255,15 +300,19 @@ static void mode_pack(const struct isa_spec *spec, const uint8_t *data, size_t s
          uint8_t enc2[4096];
          size_t bits3 = 0;
          int r = isa_decode_unit(spec, enc, (bits + 7) / 8, 0, again, &bits2, &err); /* as the first unit, like obj */
+         bits2 *= 8; /* isa_decode_unit counts bytes */
          const char *was = isa_variant_name(t, obj), *now = r == ISA_OK ? isa_variant_name(t, again) : NULL;
          if (t->kind == ISA_T_CHOICE && r == ISA_OK && (!was || !now || strcmp(was, now) != 0))
             ; /* shadowing, as above */
-         else if (r != ISA_OK || t->encode(again, enc2, sizeof enc2, 0, &bits3, &err) != ISA_OK || bits3 != bits ||
+         else if (r != ISA_OK || bits2 != bits || t->encode(again, enc2, sizeof enc2, 0, &bits3, &err) != ISA_OK ||
+                  bits3 != bits ||
                   memcmp(enc, enc2, (bits + 7) / 8) != 0) {
             fprintf(stderr, "fuzz: %s: what the checked encoder wrote does not decode and encode to itself\n",
                     spec->name);
+            fprintf(stderr, "fuzz: %zu bits written, decoded as %zu bits (status %d), encoded again as %zu\n", bits,
+                    bits2, r, bits3);
             dump_hex("written", enc, (bits + 7) / 8);
-            if (r == ISA_OK)
+            if (r == ISA_OK && bits3)
                dump_hex("again  ", enc2, (bits3 + 7) / 8);
             abort();
          }
