@@ -34,7 +34,8 @@ struct digest {
 static void digest_field(void *user, const char *path, const struct isa_field_desc *fd, int64_t v)
 {
    struct digest *d = (struct digest *)user;
-   (void)fd;
+   if (fd->role == ISA_ROLE_LENGTH)
+      return; /* the encoder sets it: the short form when the fields fit */
    for (const char *p = path; *p; p++)
       d->h = (d->h ^ (unsigned char)*p) * 1099511628211ull;
    d->h = (d->h ^ (uint64_t)v) * 1099511628211ull;
@@ -46,6 +47,19 @@ static struct digest digest_of(const struct isa_type_desc *t, const void *obj)
    struct digest d = {14695981039346656037ull, 0};
    isa_walk_fields(t, obj, digest_field, &d);
    return d;
+}
+
+/* The fields of a unit, as path=value lines, for a failure's report */
+static void list_field(void *user, const char *path, const struct isa_field_desc *fd, int64_t v)
+{
+   (void)user;
+   fprintf(stderr, "  %s%s = %lld\n", path, fd->role == ISA_ROLE_LENGTH ? " (length flag)" : "", (long long)v);
+}
+
+static void report_fields(const char *what, const struct isa_type_desc *t, const void *obj)
+{
+   fprintf(stderr, "fuzz: %s:\n", what);
+   isa_walk_fields(t, obj, list_field, NULL);
 }
 
 struct setter {
@@ -120,14 +134,15 @@ static int every_bit_a_field(const struct isa_type_desc *t, const void *obj, siz
    return sum == bits;
 }
 
-/* Whether obj is made of structs alone: a struct, or a choice that holds
- * one (structs hold no sequences: lint).  The checked encoder writes such
- * a unit's fields as they are; a sequence's counts and sizes it computes. */
-static int all_structs(const struct isa_type_desc *t, const void *obj)
+/* Whether the checked encoder writes obj's fields as they are (but for a
+ * length flag): obj is a struct, or a choice that holds one (structs hold
+ * no sequences: lint).  Not a sequence, whose counts and sizes it
+ * computes, nor an overlay, whose views are one set of bits. */
+static int fields_as_set(const struct isa_type_desc *t, const void *obj)
 {
    const void *alt;
    const struct isa_type_desc *at = alternative(t, obj, &alt);
-   return t->kind == ISA_T_STRUCT || (at && all_structs(at, alt));
+   return (t->kind == ISA_T_STRUCT && !t->overlay) || (at && fields_as_set(at, alt));
 }
 
 static void dump_hex(const char *what, const uint8_t *p, size_t n)
@@ -279,7 +294,7 @@ static void mode_pack(const struct isa_spec *spec, const uint8_t *data, size_t s
          isa_field_set(t, obj, s->paths[i], v);
       }
       int r_enc = t->encode(obj, enc, sizeof enc, 0, &bits, &err);
-      if (r_enc == ISA_OK && all_structs(t, obj)) {
+      if (r_enc == ISA_OK && fields_as_set(t, obj)) {
          /* a checked encode that succeeds wrote exactly the fields: they
           * decode back, to as many bits (a choice, as the same alternative,
           * unless the bits now match one that comes before it) */
@@ -290,13 +305,17 @@ static void mode_pack(const struct isa_spec *spec, const uint8_t *data, size_t s
             ; /* another alternative claims the bits: shadowing, which lint allows by order */
          else if (r != ISA_OK || bits2 != bits || digest_of(t, obj).h != digest_of(t, again).h) {
             fprintf(stderr, "fuzz: %s: checked encode accepted fields it did not write\n", spec->name);
+            report_fields("set", t, obj);
+            if (r == ISA_OK)
+               report_fields("decoded", t, again);
             abort();
          }
       } else if (r_enc == ISA_OK) {
-         /* a unit with sequences: the encoder computes their counts and
-          * sizes, so the fields need not come back as set, but what it
-          * wrote is a fixed point: it decodes, and encodes to the same
-          * bytes again (unless another alternative claims them) */
+         /* a unit with sequences or views: the encoder computes counts
+          * and sizes, or writes one view, so the fields need not come back
+          * as set, but what it wrote is a fixed point: it decodes, and
+          * encodes to the same bytes again (unless another alternative
+          * claims them) */
          uint8_t enc2[4096];
          size_t bits3 = 0;
          int r = isa_decode_unit(spec, enc, (bits + 7) / 8, 0, again, &bits2, &err); /* as the first unit, like obj */
