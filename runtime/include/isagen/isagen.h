@@ -150,6 +150,10 @@ static inline void isa_out_int(struct isa_out *o, int64_t v)
    }
    isa_out_int_slow(o, v);
 }
+/* printf into the sink: at most 511 characters a call into a buffer or
+ * callback sink (a longer text is cut there and `error` set; a FILE sink
+ * gets all of it).  Templates print no more: their widths and precisions
+ * go up to 64. */
 void isa_out_fmt(struct isa_out *o, const char *fmt, ...) ISA_PRINTF(2, 3);
 void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero);    /* printf("%05lld") */
 void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width,
