@@ -11,7 +11,7 @@
 #                test-valgrind  programs that must read nothing uninitialised (valgrind)
 #                test-asan   test-c and test-cli again, built with ASan + UBSan
 #                test-spec-fuzz  a short, fixed run of the spec fuzzer (tests/fuzz/spec_fuzz.py)
-#                test-output-fuzz  the output layer's fuzz target on fixed random inputs (ASan + UBSan)
+#                test-io-fuzz  the CLI's output, hex/--batch and ELF fuzz targets on fixed random inputs
 
 # Toy specs exercise the XML features no shipped spec uses yet
 # (presence-masked bit-packed bundles, variable-length opcode-matched
@@ -71,16 +71,25 @@ $(OUT)/asan/bin/isa: $(CLI_SRC) runtime/cli/cli.h $(OUT)/asan/lib/libisagen.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ $(CLI_SRC) $(OUT)/asan/lib/libisagen.a -lm -ldl
 
-# the output layer's fuzz target (tests/fuzz/fuzz_out.c) without libFuzzer:
-# fixed random inputs, under ASan + UBSan
-$(OUT)/asan/output-fuzz: tests/fuzz/fuzz_out.c tests/fuzz/run_inputs.c $(CLI_PARTS) runtime/cli/cli.h \
+# the CLI's fuzz targets without libFuzzer (tests/fuzz/run_inputs.c): its
+# output, its hex and --batch input, its ELF reader, on fixed random inputs
+# under ASan + UBSan
+$(OUT)/asan/fuzz-output: tests/fuzz/fuzz_out.c tests/fuzz/run_inputs.c $(CLI_PARTS) runtime/cli/cli.h \
                          $(OUT)/asan/lib/libisagen.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ tests/fuzz/fuzz_out.c tests/fuzz/run_inputs.c \
 	  $(CLI_PARTS) $(OUT)/asan/lib/libisagen.a -lm -ldl
+$(OUT)/asan/fuzz-hex-input: tests/fuzz/fuzz_hex.c tests/fuzz/run_inputs.c runtime/cli/input.c runtime/cli/cli.h $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ tests/fuzz/fuzz_hex.c tests/fuzz/run_inputs.c \
+	  runtime/cli/input.c
+$(OUT)/asan/fuzz-elf-input: tests/fuzz/fuzz_elf.c tests/fuzz/run_inputs.c runtime/cli/elf.c runtime/cli/cli.h $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ tests/fuzz/fuzz_elf.c tests/fuzz/run_inputs.c \
+	  runtime/cli/elf.c
 
-test-output-fuzz: $(OUT)/asan/output-fuzz
-	$< 100000 1
+test-io-fuzz: $(OUT)/asan/fuzz-output $(OUT)/asan/fuzz-hex-input $(OUT)/asan/fuzz-elf-input
+	set -e; for t in $^; do echo "$$t:"; $$t 100000 1; done
 
 $(OUT)/asan/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/asan/lib/libisagen.a tests/unit/*.h
 	@mkdir -p $(@D)
@@ -140,7 +149,7 @@ test-new-spec: $(OUT)/bin/isa $(OUT)/tests/unit-tests
 	ISAGEN_OUT=$(abspath $(OUT)) $(PYTHON) -m unittest tests.build.test_new_spec
 
 check: all test-gen test-cxx test-c test-cli test-new-spec test-install test-speclib test-embedding test-valgrind \
-       test-asan test-spec-fuzz test-output-fuzz
+       test-asan test-spec-fuzz test-io-fuzz
 	@echo "make check: all tests passed"
 
 # ---- benchmarks ----

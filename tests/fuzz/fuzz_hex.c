@@ -4,12 +4,17 @@
  * against the plain reading one character at a time that it must agree
  * with: the same bytes for the same input, and an error exactly when the
  * plain reading finds one (a character that is not a hex digit, a
- * separator or a group's 0x; a group of an odd number of digits).  ASan
- * and UBSan (built in) catch memory errors.
+ * separator or a group's 0x; a group of an odd number of digits).  The
+ * same bytes are then read as --batch reads its input (line_reader, from a
+ * pipe): the lines must be the input split at each newline, the last one
+ * with or without its own, NUL bytes kept.  ASan and UBSan (built in)
+ * catch memory errors.
  */
+#define _POSIX_C_SOURCE 200809L /* fdopen, pipe */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../runtime/cli/cli.h"
 
@@ -59,6 +64,35 @@ static int plain_read(const unsigned char *t, size_t n, unsigned char *out, size
    return high < 0;
 }
 
+/* The lines of data as --batch reads them, against a plain split at '\n' */
+static void check_lines(const uint8_t *data, size_t size)
+{
+   int fds[2];
+   FILE *fp;
+   struct line_reader r;
+   size_t at = 0, len;
+   char *line;
+   if (size > 32768 || pipe(fds) != 0)
+      return; /* more than a pipe holds without a reader */
+   if (write(fds[1], data, size) != (ssize_t)size)
+      abort();
+   close(fds[1]);
+   fp = fdopen(fds[0], "r");
+   if (!fp || !line_reader_init(&r, fp, NULL, NULL))
+      abort();
+   while ((line = line_reader_next(&r, &len)) != NULL) {
+      const uint8_t *nl = (const uint8_t *)memchr(data + at, '\n', size - at);
+      size_t want = nl ? (size_t)(nl - (data + at)) : size - at;
+      if (at >= size || len != want || memcmp(line, data + at, len) != 0 || line[len] != '\0')
+         abort(); /* not the next line of the input, NUL-ended */
+      at += want + (nl != NULL);
+   }
+   if (r.failed || at != size)
+      abort(); /* a line lost */
+   line_reader_fini(&r);
+   fclose(fp);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -80,5 +114,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       abort(); /* every error names what is wrong with the hex */
    free(got);
    free(want);
+   check_lines(data, size);
    return 0;
 }
