@@ -67,20 +67,21 @@ def checkable(doc, diags):
     import bisect
     import re
     from .resolve import CONTEXT_VARS
-    tops = sorted(((doc.loc(el).line, el) for el in [*doc.root, *doc.formats] if isinstance(el.tag, str)),
-                  key=lambda t: t[0])
-    starts = [line for line, _ in tops]
+    # placed by (line, col): two elements may share a line
+    tops = sorted((((loc.line, loc.col), el) for el in [*doc.root, *doc.formats] if isinstance(el.tag, str)
+                   for loc in [doc.loc(el)]), key=lambda t: t[0])
+    starts = [at for at, _ in tops]
     named_by = {}  # a word -> the elements it occurs in
     for i, (_, el) in enumerate(tops):
         text = " ".join(v for e in el.iter() if isinstance(e.tag, str)
                         for v in [*e.attrib.values(), e.text or "", e.tail or ""])
         words = set(re.findall(r"\$?[A-Za-z_][A-Za-z0-9_]*", text))
         words.update(doc.families.get(el.get("name"), ()) if el.tag == "struct" else ())
-        if any(w.startswith("$") and w[1:] not in CONTEXT_VARS for w in words):
+        if any(w.startswith("$") and w[1:] not in CONTEXT_VARS and w != "$name" for w in words):
             words.add("$")  # a $state, $option, $prev or $next
         for w in words:
             named_by.setdefault(w, []).append(i)
-    broken = {bisect.bisect_right(starts, d.loc.line) - 1 for d in diags.errors} - {-1}
+    broken = {bisect.bisect_right(starts, (d.loc.line, d.loc.col)) - 1 for d in diags.errors} - {-1}
     todo = list(broken)
     while todo:  # each element once: linear in the file
         el = tops[todo.pop()][1]
@@ -88,7 +89,7 @@ def checkable(doc, diags):
             if i not in broken:
                 broken.add(i)
                 todo.append(i)
-    return lambda obj: bisect.bisect_right(starts, obj.loc.line) - 1 not in broken
+    return lambda obj: bisect.bisect_right(starts, (obj.loc.line, obj.loc.col)) - 1 not in broken
 
 
 def display_name(path):

@@ -298,7 +298,8 @@ def parse(text, legacy_pad=False):
                         raise TemplateError(start + fmt_off, f"bad format '{fmt}'")
                     # the runtime's formatters write at most 64 columns or
                     # digits (isa_out_num_w, isa_out_bin): no wider text
-                    for n in re.findall(r"\d+", fmt.lstrip("-+ 0#")):
+                    numbers = fmt.lstrip("-+ 0#") if _PRINTF_RE.fullmatch(fmt) or _BIN_RE.fullmatch(fmt) else ""
+                    for n in re.findall(r"\d+", numbers):
                         if int(n) > MAX_FORMAT_WIDTH:
                             raise TemplateError(start + fmt_off, f"format '{fmt}': widths and precisions go up "
                                                                  f"to {MAX_FORMAT_WIDTH}")

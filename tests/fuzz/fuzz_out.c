@@ -337,7 +337,7 @@ static void mode_script(struct input *in)
             break;
          case 1:
          case 2: {
-            unsigned prec = (flags >> 3) % 65;
+            unsigned prec = (unsigned)take(in, 1) % 65;
             for (int k = 0; k < 4; k++)
                isa_out_fixed(outs[k], d, width, prec);
             text_printf(&ref, "%*.*f", (int)width, (int)prec, d); /* at most 309 + 1 + 64 characters */

@@ -124,7 +124,7 @@ static int every_bit_a_field(const struct isa_type_desc *t, const void *obj, siz
    if (t->kind != ISA_T_STRUCT)
       return 0;
    sum = field_bits(t->fields, t->n_fields);
-   if (t->variant_offset && t->n_variants) {
+   if (t->variant_offset != ISA_NO_OFFSET && t->n_variants) {
       uint16_t v;
       memcpy(&v, (const char *)obj + t->variant_offset, sizeof v);
       if (v < 1 || v > t->n_variants)
@@ -134,15 +134,31 @@ static int every_bit_a_field(const struct isa_type_desc *t, const void *obj, siz
    return sum == bits;
 }
 
+/* Whether struct type t, or a struct nested in it, is an overlay */
+static int has_overlay(const struct isa_type_desc *t)
+{
+   if (t->overlay)
+      return 1;
+   for (unsigned v = 0; v <= t->n_variants; v++) {
+      const struct isa_field_desc *f = v ? t->variants[v - 1].fields : t->fields;
+      unsigned n = v ? t->variants[v - 1].n_fields : t->n_fields;
+      for (unsigned i = 0; i < n; i++)
+         if (f[i].kind == ISA_K_AGG && f[i].type && f[i].type->kind == ISA_T_STRUCT && has_overlay(f[i].type))
+            return 1;
+   }
+   return 0;
+}
+
 /* Whether the checked encoder writes obj's fields as they are (but for a
  * length flag): obj is a struct, or a choice that holds one (structs hold
  * no sequences: lint).  Not a sequence, whose counts and sizes it
- * computes, nor an overlay, whose views are one set of bits. */
+ * computes, nor an overlay anywhere in it, whose views are one set of
+ * bits. */
 static int fields_as_set(const struct isa_type_desc *t, const void *obj)
 {
    const void *alt;
    const struct isa_type_desc *at = alternative(t, obj, &alt);
-   return (t->kind == ISA_T_STRUCT && !t->overlay) || (at && fields_as_set(at, alt));
+   return (t->kind == ISA_T_STRUCT && !has_overlay(t)) || (at && fields_as_set(at, alt));
 }
 
 static void dump_hex(const char *what, const uint8_t *p, size_t n)
@@ -277,7 +293,7 @@ static void mode_pack(const struct isa_spec *spec, const uint8_t *data, size_t s
    struct setter *s = (struct setter *)calloc(1, sizeof *s);
    void *obj = calloc(1, t->c_size), *again = calloc(1, t->c_size);
    uint8_t enc[4096];
-   size_t n = 0, bits = 0, bits2;
+   size_t n = 0, bits = 0, bits2 = 0;
    struct isa_error err;
    if (isa_decode_unit(spec, data, size, 0, obj, &n, &err) == ISA_OK) {
       s->t = t;

@@ -374,7 +374,7 @@ struct isa_type_desc {
    uint16_t n_fields;
    const struct isa_variant_desc *variants; /* struct variants, choice alternatives */
    uint16_t n_variants;
-   size_t variant_offset; /* offsetof the uint16_t variant member (1-based; 0 = none) */
+   size_t variant_offset; /* offsetof the uint16_t variant member (1-based), or ISA_NO_OFFSET */
    uint8_t overlay;       /* struct whose variants are views: all are decoded and listed */
    /* decode `bits` bits at bit position `pos` of buf[0..len) into obj */
    int (*decode)(const uint8_t *buf, size_t len, size_t pos, void *obj, size_t *bits,
