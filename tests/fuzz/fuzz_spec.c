@@ -35,7 +35,7 @@ static void digest_field(void *user, const char *path, const struct isa_field_de
 {
    struct digest *d = (struct digest *)user;
    if (fd->role == ISA_ROLE_LENGTH)
-      return; /* the encoder sets it: the short form when the fields fit */
+      return; /* the encoder sets it when a field needs the long form (long_forms_kept) */
    for (const char *p = path; *p; p++)
       d->h = (d->h ^ (unsigned char)*p) * 1099511628211ull;
    d->h = (d->h ^ (uint64_t)v) * 1099511628211ull;
@@ -47,6 +47,29 @@ static struct digest digest_of(const struct isa_type_desc *t, const void *obj)
    struct digest d = {14695981039346656037ull, 0};
    isa_walk_fields(t, obj, digest_field, &d);
    return d;
+}
+
+/* Whether every length flag set in obj is set in again too: the encoder
+ * writes the long form when asked for, and when a field needs it */
+struct forced {
+   const struct isa_type_desc *t;
+   const void *again;
+   int kept;
+};
+
+static void check_forced(void *user, const char *path, const struct isa_field_desc *fd, int64_t v)
+{
+   struct forced *c = (struct forced *)user;
+   int64_t now = 0;
+   if (fd->role == ISA_ROLE_LENGTH && v && (isa_field_get(c->t, c->again, path, &now) != ISA_OK || !now))
+      c->kept = 0;
+}
+
+static int long_forms_kept(const struct isa_type_desc *t, const void *obj, const void *again)
+{
+   struct forced c = {t, again, 1};
+   isa_walk_fields(t, obj, check_forced, &c);
+   return c.kept;
 }
 
 /* The fields of a unit, as path=value lines, for a failure's report */
@@ -319,7 +342,8 @@ static void mode_pack(const struct isa_spec *spec, const uint8_t *data, size_t s
          const char *was = isa_variant_name(t, obj), *now = r == ISA_OK ? isa_variant_name(t, again) : NULL;
          if (t->kind == ISA_T_CHOICE && r == ISA_OK && (!was || !now || strcmp(was, now) != 0))
             ; /* another alternative claims the bits: shadowing, which lint allows by order */
-         else if (r != ISA_OK || bits2 != bits || digest_of(t, obj).h != digest_of(t, again).h) {
+         else if (r != ISA_OK || bits2 != bits || digest_of(t, obj).h != digest_of(t, again).h ||
+                  !long_forms_kept(t, obj, again)) {
             fprintf(stderr, "fuzz: %s: checked encode accepted fields it did not write\n", spec->name);
             report_fields("set", t, obj);
             if (r == ISA_OK)
