@@ -50,7 +50,7 @@ TEST_SOURCES = $(UNIT_SRC) $(TOY_GEN_C) $(CORPUS_C)
 
 # ---- the Criterion binary, plain and sanitized ----
 
-$(OUT)/tests/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/lib/libisagen.a tests/unit/*.h
+$(OUT)/tests/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/lib/libisagen.a tests/unit/*.h tests/plain_json.h
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $(TEST_SOURCES) $(OUT)/lib/libisagen.a $(CRITERION) -lm
 
@@ -74,7 +74,7 @@ $(OUT)/asan/bin/isa: $(CLI_SRC) runtime/cli/cli.h $(OUT)/asan/lib/libisagen.a
 # the CLI's fuzz targets without libFuzzer (tests/fuzz/run_inputs.c): its
 # output, its hex and --batch input, its ELF reader, on fixed random inputs
 # under ASan + UBSan
-$(OUT)/asan/fuzz-output: tests/fuzz/fuzz_out.c tests/fuzz/run_inputs.c $(CLI_PARTS) runtime/cli/cli.h \
+$(OUT)/asan/fuzz-output: tests/fuzz/fuzz_out.c tests/plain_json.h tests/fuzz/run_inputs.c $(CLI_PARTS) runtime/cli/cli.h \
                          $(OUT)/asan/lib/libisagen.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ tests/fuzz/fuzz_out.c tests/fuzz/run_inputs.c \
@@ -91,7 +91,7 @@ $(OUT)/asan/fuzz-elf-input: tests/fuzz/fuzz_elf.c tests/fuzz/run_inputs.c runtim
 test-io-fuzz: $(OUT)/asan/fuzz-output $(OUT)/asan/fuzz-hex-input $(OUT)/asan/fuzz-elf-input
 	set -e; for t in $^; do echo "$$t:"; $$t 100000 1; done
 
-$(OUT)/asan/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/asan/lib/libisagen.a tests/unit/*.h
+$(OUT)/asan/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/asan/lib/libisagen.a tests/unit/*.h tests/plain_json.h
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) $(SANITIZE) -o $@ $(TEST_SOURCES) $(OUT)/asan/lib/libisagen.a $(CRITERION) -lm
 
@@ -189,7 +189,7 @@ $(OUT)/fuzz/fuzz-hex-input: tests/fuzz/fuzz_hex.c runtime/cli/input.c runtime/cl
 
 # the output layer: sinks and formatters against plain references, and
 # programs printed as isa dis prints them (the CLI but its main)
-$(OUT)/fuzz/fuzz-output: tests/fuzz/fuzz_out.c $(CLI_PARTS) runtime/cli/cli.h $(RT_SRC) $(GEN_C) $(GEN_H) $(RT_HDR)
+$(OUT)/fuzz/fuzz-output: tests/fuzz/fuzz_out.c tests/plain_json.h $(CLI_PARTS) runtime/cli/cli.h $(RT_SRC) $(GEN_C) $(GEN_H) $(RT_HDR)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_out.c $(CLI_PARTS) $(RT_SRC) $(GEN_C) -lm -ldl
 

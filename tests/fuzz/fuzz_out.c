@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "../../runtime/cli/cli.h"
+#include "../plain_json.h"
 
 /* ---- a growable byte string: the reference, and what a callback got */
 
@@ -110,67 +111,10 @@ static uint64_t take(struct input *in, unsigned bytes)
 
 /* ---- plain references */
 
-/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no
- * overlong forms, no surrogates, nothing past U+10FFFF), or 0. */
-static size_t plain_utf8(const unsigned char *s, size_t n)
+/* The length of the UTF-8 character at s[0..n), ASCII too, or 0 */
+static size_t char_length(const unsigned char *s, size_t n)
 {
-   uint32_t c;
-   size_t len;
-   if (s[0] < 0x80)
-      return 1;
-   if ((s[0] & 0xe0) == 0xc0)
-      len = 2, c = s[0] & 0x1f;
-   else if ((s[0] & 0xf0) == 0xe0)
-      len = 3, c = s[0] & 0x0f;
-   else if ((s[0] & 0xf8) == 0xf0)
-      len = 4, c = s[0] & 0x07;
-   else
-      return 0;
-   if (n < len)
-      return 0;
-   for (size_t k = 1; k < len; k++) {
-      if ((s[k] & 0xc0) != 0x80)
-         return 0;
-      c = c << 6 | (s[k] & 0x3f);
-   }
-   if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) || (len == 4 && c < 0x10000) || c > 0x10ffff ||
-       (c >= 0xd800 && c <= 0xdfff))
-      return 0;
-   return len;
-}
-
-/* A JSON string as the runtime documents it: quote, backslash and the
- * control characters escaped (\n \t \r, the others and DEL as \u00xx), UTF-8 kept,
- * each byte that starts no well-formed sequence one U+FFFD. */
-static void plain_json_string(struct text *t, const unsigned char *s, size_t n)
-{
-   text_add(t, "\"", 1);
-   for (size_t i = 0; i < n;) {
-      unsigned char c = s[i];
-      size_t len = plain_utf8(s + i, n - i);
-      if (c >= 0x80) {
-         if (len)
-            text_add(t, (const char *)s + i, len);
-         else
-            text_add(t, "\\ufffd", 6);
-         i += len ? len : 1;
-         continue;
-      }
-      if (c == '"' || c == '\\')
-         text_printf(t, "\\%c", c);
-      else if (c == '\n')
-         text_add(t, "\\n", 2);
-      else if (c == '\t')
-         text_add(t, "\\t", 2);
-      else if (c == '\r')
-         text_add(t, "\\r", 2);
-      else if (c < 0x20 || c == 0x7f)
-         text_printf(t, "\\u%04x", c);
-      else
-         text_add(t, (const char *)&c, 1);
-      i++;
-   }
-   text_add(t, "\"", 1);
+   return s[0] < 0x80 ? 1 : plain_utf8_length(s, n);
 }
 
 /* printf("%[0][width]ll{b,o,u,x,X}") of u, '-' first when negative (and
@@ -298,7 +242,13 @@ static void mode_script(struct input *in)
       case 7: /* a JSON string of arbitrary bytes */
          for (int k = 0; k < 4; k++)
             isa_out_json_string(outs[k], bytes, len);
-         plain_json_string(&ref, (const unsigned char *)bytes, len);
+         {
+            char *want = (char *)malloc(6 * len + 3);
+            if (!want)
+               abort();
+            text_add(&ref, want, plain_json_string(bytes, len, want));
+            free(want);
+         }
          in->p += len, in->n -= len;
          break;
       case 8: /* pad to a width counted from a mark set earlier */
@@ -444,7 +394,7 @@ static int json_string(const char **p, const char *end)
             return 0;
          }
       } else {
-         size_t len = plain_utf8((const unsigned char *)s, (size_t)(end - s));
+         size_t len = char_length((const unsigned char *)s, (size_t)(end - s));
          if (!len)
             return 0;
          s += len;
@@ -579,7 +529,7 @@ static void mode_dis(struct input *in)
             fail("isa dis --json printed a line that is not a JSON object");
       } else {
          while (p < e) {
-            size_t len = *p ? plain_utf8((const unsigned char *)p, (size_t)(e - p)) : 0;
+            size_t len = *p ? char_length((const unsigned char *)p, (size_t)(e - p)) : 0;
             if (!len)
                fail("isa dis printed a line that is not UTF-8 text");
             p += len;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "../plain_json.h"
 #include "isagen/isagen.h"
 
 /* Reference: bit n of a byte buffer, one bit at a time. */
@@ -484,67 +485,6 @@ Test(out, json_strings_are_escaped)
    cr_assert_str_eq(buf, "\"a\\\"b\\\\c\\n\\t\\u0001z\"");
 }
 
-/* The length of the UTF-8 character at s[0..n) (s[0] >= 0x80), decoded
- * and checked against the code point it gives, or 0 when it is not one. */
-static size_t utf8_reference(const unsigned char *s, size_t n)
-{
-   size_t len;
-   uint32_t cp, least;
-   if ((s[0] & 0xe0) == 0xc0)
-      len = 2, cp = s[0] & 0x1fu, least = 0x80;
-   else if ((s[0] & 0xf0) == 0xe0)
-      len = 3, cp = s[0] & 0x0fu, least = 0x800;
-   else if ((s[0] & 0xf8) == 0xf0)
-      len = 4, cp = s[0] & 0x07u, least = 0x10000;
-   else
-      return 0;
-   if (n < len)
-      return 0;
-   for (size_t k = 1; k < len; k++) {
-      if ((s[k] & 0xc0) != 0x80)
-         return 0;
-      cp = cp << 6 | (s[k] & 0x3fu);
-   }
-   if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-      return 0;
-   return len;
-}
-
-/* JSON escaping one character at a time: what isa_out_json_string must
- * produce, into want (room for 6 * n + 3); returns its length. */
-static size_t json_reference(const char *in, size_t n, char *want)
-{
-   size_t k = 0;
-   want[k++] = '"';
-   for (size_t i = 0; i < n; i++) {
-      unsigned char b = (unsigned char)in[i];
-      if (b >= 0x80) {
-         size_t len = utf8_reference((const unsigned char *)in + i, n - i);
-         if (!len) {
-            k += (size_t)sprintf(want + k, "\\ufffd");
-            continue;
-         }
-         memcpy(want + k, in + i, len);
-         k += len;
-         i += len - 1;
-      } else if (b == '"' || b == '\\')
-         k += (size_t)sprintf(want + k, "\\%c", b);
-      else if (b == '\n')
-         k += (size_t)sprintf(want + k, "\\n");
-      else if (b == '\t')
-         k += (size_t)sprintf(want + k, "\\t");
-      else if (b == '\r')
-         k += (size_t)sprintf(want + k, "\\r");
-      else if (b < 0x20 || b == 0x7f)
-         k += (size_t)sprintf(want + k, "\\u%04x", b);
-      else
-         want[k++] = (char)b;
-   }
-   want[k++] = '"';
-   want[k] = '\0';
-   return k;
-}
-
 /* A listing's text (tabs, newlines, a quote, a backslash, control bytes
  * and the NUL that ends the pattern string) three thousand bytes long,
  * through a FILE sink, whose 512-byte block fills many times, often in the
@@ -557,7 +497,7 @@ Test(out, json_strings_across_blocks_and_cut_buffers)
    size_t wn;
    for (size_t i = 0; i < sizeof in; i++)
       in[i] = "abc\tdef\n0123\"x\x01yz\\"[i % 19];
-   wn = json_reference(in, sizeof in, want);
+   wn = plain_json_string(in, sizeof in, want);
    {
       FILE *fp;
       char *text = NULL;
@@ -582,7 +522,7 @@ Test(out, json_strings_across_blocks_and_cut_buffers)
       isa_out_flush(&o);
       {
          char w[6 * 40 + 3];
-         size_t n = json_reference(in, 40, w);
+         size_t n = plain_json_string(in, 40, w);
          cr_assert_eq(isa_out_len(&o), n, "cap %zu", cap);
          cr_assert_eq(o.error, n >= cap, "cap %zu", cap);
          cr_assert(strncmp(got, w, cap - 1) == 0 && strlen(got) == (n < cap ? n : cap - 1), "cap %zu: %s", cap, got);
@@ -601,7 +541,7 @@ Test(out, json_strings_escape_every_byte_anywhere)
          struct isa_out o;
          memset(in, 'a' + (int)(at % 3), sizeof in);
          in[at] = (char)c;
-         json_reference(in, sizeof in, want);
+         plain_json_string(in, sizeof in, want);
          isa_out_buffer(&o, got, sizeof got);
          isa_out_json_string(&o, in, sizeof in);
          isa_out_flush(&o);
@@ -626,7 +566,7 @@ Test(out, json_strings_escape_neighbouring_bytes)
             memset(in, 'q', sizeof in);
             in[at] = (char)edges[a];
             in[at + 1] = (char)edges[b];
-            json_reference(in, sizeof in, want);
+            plain_json_string(in, sizeof in, want);
             isa_out_buffer(&o, got, sizeof got);
             isa_out_json_string(&o, in, sizeof in);
             isa_out_flush(&o);
@@ -651,7 +591,7 @@ Test(out, json_strings_keep_utf8_and_replace_other_bytes)
                char got[64], want[64];
                struct isa_out o;
                for (size_t n = (d == 0 && c == 0) ? 2 : sizeof in; n <= sizeof in; n += 6) {
-                  json_reference(in, n, want);
+                  plain_json_string(in, n, want);
                   isa_out_buffer(&o, got, sizeof got);
                   isa_out_json_string(&o, in, n);
                   isa_out_flush(&o);
