@@ -34,18 +34,20 @@ def check_part(spec, diags, checkable):
         operands=[o for o in spec.operands if checkable(o)],
         containers=[c for c in spec.containers if checkable(c)],
         stream=spec.stream if spec.stream is not None and checkable(spec.stream) else None)
-    LayoutChecker(part, diags).run()
-    PatternLowering(part, diags).run()
-    exprs = ExprChecker(part, diags, None)
-    exprs.resolver = Resolver(part, exprs.report_let)
-    exprs.run()
+    check_meaning(part, diags)
 
 
-def check_spec(spec, diags):
+def check_meaning(spec, diags):
+    """The passes that need no more than the names they read: layout,
+    patterns, expressions."""
     LayoutChecker(spec, diags).run()
     PatternLowering(spec, diags).run()
     exprs = ExprChecker(spec, diags, None)
     exprs.resolver = Resolver(spec, exprs.report_let)
     exprs.run()
+
+
+def check_spec(spec, diags):
+    check_meaning(spec, diags)
     containment(spec, diags)
     used_operands(spec, diags, print_cycles(spec, diags))
