@@ -10,7 +10,9 @@
 % for t in spec.types:
 <% S = n.sname(t); hot = spec.stream is not None and t is spec.stream.unit %>\
 
-%   if not hot:
+%   if hot and t.kind != 'choice':
+ISA_FLATTEN
+%   elif not hot:
 ISA_RARELY_USED
 %   endif
 %   for ln in g.signature('int ' + n.fn(t, 'decode_any'), ['const uint8_t *buf', 'size_t len', 'size_t pos', 'void *obj', 'size_t *bits', 'struct isa_error *err'], static=True):

@@ -28,10 +28,14 @@ const char *isa_version(void);
 #define ISA_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define ISA_MAYBE_UNUSED __attribute__((unused)) /* generated helpers some specs never call */
 #define ISA_RARELY_USED __attribute__((cold)) /* entry points no fast path goes through: compiled for size */
+/* a struct or sequence unit's decoder behind isa_cursor_next: those of its
+ * items inlined, as they are into a caller of its inline unpack */
+#define ISA_FLATTEN __attribute__((flatten))
 #else
 #define ISA_PRINTF(f, a)
 #define ISA_MAYBE_UNUSED
 #define ISA_RARELY_USED
+#define ISA_FLATTEN
 #endif
 
 /* ---- errors ------------------------------------------------------------ */
@@ -586,6 +590,10 @@ struct isa_cursor {
    uint64_t index; /* units decoded so far */
    bool done;
    bool allocated; /* something below is on the heap (isa_cursor_fini frees it) */
+   /* the spec's stream is plain: units one after the other until the
+    * input ends, with no count, stop, states, padding or resync to mind
+    * (isa_cursor_next then takes a shorter path) */
+   bool plain;
    /* when the spec reads $prev: the unit before the one just decoded
     * (ctx->prev points here) and the one being decoded, in units[] when
     * they fit (no allocation per program; so a cursor is never copied) */
