@@ -154,9 +154,11 @@ check: all test-gen test-cxx test-c test-cli test-new-spec test-install test-spe
 
 # ---- benchmarks ----
 
-$(OUT)/bench/bench: tests/bench/*.c tests/bench/*.h $(OUT)/lib/libisagen.a $(GEN_H)
+# (with the CLI but its main: the "batch, in process" cases call its batch_answer)
+$(OUT)/bench/bench: tests/bench/*.c tests/bench/*.h $(CLI_PARTS) runtime/cli/cli.h $(OUT)/lib/libisagen.a $(GEN_H)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O2 -g -I runtime/include -I $(OUT)/gen -I tests/bench -o $@ tests/bench/*.c $(OUT)/lib/libisagen.a -lm
+	$(CC) $(WARN) -O2 -g -I runtime/include -I runtime/cli -I $(OUT)/gen -I tests/bench -o $@ tests/bench/*.c \
+	  $(CLI_PARTS) $(OUT)/lib/libisagen.a -lm -ldl
 
 # make bench BASELINE=REV: the same benchmark built from revision REV (in
 # $(OUT)/baseline, from git archive), both run alternately, as ratios.

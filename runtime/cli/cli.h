@@ -122,6 +122,12 @@ int cmd_dis(struct options *o);
  * and describes it in msg; *consumed gets the bytes decoded. */
 int disassemble(const struct options *o, const struct bytes *in, struct isa_out *out, bool json, size_t *consumed,
                 char *msg, size_t msgsize);
+/* One line of `isa dis --batch`: the program in hex, line[0..len), and
+ * its answer written to out (see dis.c); bytes has room for len / 2 + 1,
+ * text and units (NULL unless --json) for TEXT_CAP. */
+#define TEXT_CAP (256 * 1024)
+bool batch_answer(const struct options *o, const char *line, size_t len, uint8_t *bytes, char *text, char *units,
+                  struct isa_out *out);
 
 /* check.c */
 int cmd_check(struct options *o);

@@ -6,7 +6,6 @@
 
 #include "cli.h"
 
-#define TEXT_CAP (256 * 1024)
 
 struct json_fields {
    struct isa_out *out;
@@ -198,6 +197,53 @@ static void flush_answers(void *user)
    fflush(stdout);
 }
 
+/* One line of --batch: the program in hex (line[0..len), its bytes go in
+ * bytes, room for len / 2 + 1) and its answer, a JSON object and a
+ * newline, written to out; text and units are TEXT_CAP scratch buffers
+ * (units only with --json).  Returns whether the line disassembled. */
+bool batch_answer(const struct options *o, const char *line, size_t len, uint8_t *bytes, char *text, char *units,
+                  struct isa_out *out)
+{
+   struct bytes in;
+   struct isa_out t, u;
+   char msg[512], umsg[512];
+   size_t consumed = 0;
+   bool ok;
+   isa_out_buffer(&t, text, TEXT_CAP);
+   if (units)
+      isa_out_buffer(&u, units, TEXT_CAP);
+   msg[0] = '\0';
+   memset(&in, 0, sizeof in); /* a view of `bytes`, which the caller owns */
+   in.data = bytes;
+   if (!hex_to_bytes(line, len, bytes, &in.len, msg, sizeof msg))
+      in.data = NULL; /* not hex: the line is echoed escaped */
+   ok = in.data && unwrap(o->spec, &in, msg, sizeof msg);
+   if (ok) {
+      ok = disassemble(o, &in, &t, false, &consumed, msg, sizeof msg) == ISA_OK;
+      if (units) /* the same units again, as --json prints them (up to an error) */
+         (void)disassemble(o, &in, &u, true, &consumed, umsg, sizeof umsg);
+   }
+   if (t.error || (units && u.error)) {
+      ok = false;
+      snprintf(msg, sizeof msg, "output longer than %d bytes", TEXT_CAP);
+   }
+   isa_out_str(out, "{\"hex\": ");
+   isa_out_json_string(out, line, len);
+   isa_out_str(out, ", \"text\": ");
+   isa_out_json_string(out, text, isa_out_len(&t) < TEXT_CAP ? isa_out_len(&t) : TEXT_CAP - 1);
+   isa_out_str(out, ok ? ", \"ok\": true, \"error\": " : ", \"ok\": false, \"error\": ");
+   if (ok)
+      isa_out_str(out, "null");
+   else
+      isa_out_json_string(out, msg, strlen(msg));
+   if (units) {
+      isa_out_str(out, ", \"units\": ");
+      units_array(out, units, u.error ? 0 : isa_out_len(&u));
+   }
+   isa_out_str(out, "}\n");
+   return ok;
+}
+
 static int batch(const struct options *o)
 {
    FILE *fp = strcmp(o->batch, "-") == 0 ? stdin : fopen(o->batch, "rb");
@@ -219,20 +265,11 @@ static int batch(const struct options *o)
       return EXIT_USAGE;
    }
    while ((line = line_reader_next(&lines, &len)) != NULL) {
-      struct bytes in;
-      struct isa_out t, u;
-      char msg[512], umsg[512];
-      size_t consumed = 0;
-      bool ok;
       n_lines++;
       if (out.error && ferror(stdout))
          break; /* the answers cannot be written: main says so */
       if (len && line[len - 1] == '\r')
          line[--len] = '\0';
-      isa_out_buffer(&t, text, TEXT_CAP);
-      if (units)
-         isa_out_buffer(&u, units, TEXT_CAP);
-      msg[0] = '\0';
       if (len / 2 + 1 > bytes_cap) {
          uint8_t *grown = (uint8_t *)realloc(bytes, len / 2 + 1);
          if (!grown) {
@@ -243,35 +280,7 @@ static int batch(const struct options *o)
          bytes = grown;
          bytes_cap = len / 2 + 1;
       }
-      memset(&in, 0, sizeof in); /* a view of `bytes`, which the loop owns */
-      in.data = bytes;
-      if (!hex_to_bytes(line, len, bytes, &in.len, msg, sizeof msg))
-         in.data = NULL; /* not hex: the line is echoed escaped */
-      ok = in.data && unwrap(o->spec, &in, msg, sizeof msg);
-      if (ok) {
-         ok = disassemble(o, &in, &t, false, &consumed, msg, sizeof msg) == ISA_OK;
-         if (units) /* the same units again, as --json prints them (up to an error) */
-            (void)disassemble(o, &in, &u, true, &consumed, umsg, sizeof umsg);
-      }
-      if (t.error || (units && u.error)) {
-         ok = false;
-         snprintf(msg, sizeof msg, "output longer than %d bytes", TEXT_CAP);
-      }
-      isa_out_str(&out, "{\"hex\": ");
-      isa_out_json_string(&out, line, len);
-      isa_out_str(&out, ", \"text\": ");
-      isa_out_json_string(&out, text, isa_out_len(&t) < TEXT_CAP ? isa_out_len(&t) : TEXT_CAP - 1);
-      isa_out_str(&out, ok ? ", \"ok\": true, \"error\": " : ", \"ok\": false, \"error\": ");
-      if (ok)
-         isa_out_str(&out, "null");
-      else
-         isa_out_json_string(&out, msg, strlen(msg));
-      if (units) {
-         isa_out_str(&out, ", \"units\": ");
-         units_array(&out, units, u.error ? 0 : isa_out_len(&u));
-      }
-      isa_out_str(&out, "}\n");
-      if (!ok)
+      if (!batch_answer(o, line, len, bytes, text, units, &out))
          status = EXIT_INVALID;
    }
    flush_answers(&out);

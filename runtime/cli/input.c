@@ -293,9 +293,12 @@ bool read_file(const char *path, struct bytes *out, char *err, size_t errsize)
 
 void bytes_release(const struct bytes *b, size_t upto, size_t *released)
 {
-   long page = sysconf(_SC_PAGESIZE);
+   long page;
    uintptr_t from = (uintptr_t)b->base, to = (uintptr_t)(b->data + upto);
-   if (!b->mapped || page <= 0 || upto - *released < RELEASE_STEP)
+   if (!b->mapped || upto - *released < RELEASE_STEP)
+      return; /* the usual case, tested first: it is asked at every unit */
+   page = sysconf(_SC_PAGESIZE);
+   if (page <= 0)
       return;
    *released = upto;
    to -= to % (uintptr_t)page; /* whole pages only */

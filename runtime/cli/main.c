@@ -1,9 +1,11 @@
 /* isa: disassemble, inspect and check binaries of the specs compiled into
  * the isagen runtime.  See docs/cli.md. */
+#define _POSIX_C_SOURCE 200809L /* isatty, fileno */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -375,7 +377,16 @@ static int run(int argc, char **argv)
  * whatever the command found. */
 int main(int argc, char **argv)
 {
-   int status = run(argc, argv);
+   int status;
+   /* Output goes out in 64 KiB writes, not stdio's 4 KiB: a write(2) per
+    * 4 KiB was a quarter of `isa dis --batch`'s time on short programs.
+    * (A terminal keeps its line buffering; --batch flushes before it
+    * waits for input, so a program driving it through pipes still gets
+    * each answer.) */
+   static char out_buffer[1 << 16];
+   if (!isatty(fileno(stdout)))
+      setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
+   status = run(argc, argv);
    if (fflush(stdout) != 0 || ferror(stdout)) {
       if (errno) /* set by the write that failed (stdio keeps no other record) */
          fprintf(stderr, "isa: cannot write the output: %s\n", strerror(errno));

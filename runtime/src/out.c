@@ -381,6 +381,25 @@ static size_t utf8_sequence(const unsigned char *s, size_t n)
    return len;
 }
 
+/* The JSON form of the ASCII character c (a byte below 0x80) at p, room
+ * for 6; returns its length. */
+static inline size_t json_put_ascii(char *p, unsigned char c)
+{
+   if (!json_escape[c]) {
+      *p = (char)c;
+      return 1;
+   }
+   p[0] = '\\';
+   p[1] = json_escape[c];
+   if (json_escape[c] != 'u')
+      return 2;
+   p[2] = '0';
+   p[3] = '0';
+   p[4] = hex_digits[c >> 4];
+   p[5] = hex_digits[c & 15];
+   return 6;
+}
+
 /* The character at s[0..n) that ended a run of plain bytes, as JSON writes
  * it, at p (room for 6); returns its length, and in *used the bytes of s
  * it took. */
@@ -398,19 +417,7 @@ static inline size_t json_put(char *p, const char *s, size_t n, size_t *used)
       memcpy(p, "\\ufffd", 6); /* not UTF-8: the replacement character */
       return 6;
    }
-   if (!json_escape[c]) {
-      *p = (char)c;
-      return 1;
-   }
-   p[0] = '\\';
-   p[1] = json_escape[c];
-   if (json_escape[c] != 'u')
-      return 2;
-   p[2] = '0';
-   p[3] = '0';
-   p[4] = hex_digits[c >> 4];
-   p[5] = hex_digits[c & 15];
-   return 6;
+   return json_put_ascii(p, c);
 }
 
 /* Bit 7 of each byte of the 8 at p (read little-endian) set where JSON
@@ -457,52 +464,81 @@ static unsigned json_escapes16(const char *p)
 }
 #endif
 
-/* How many bytes at the start of s[0..n) JSON copies as they are, copied
- * to p (room for n) as they are found: sixteen at a time with SSE2 where
- * the compiler has it, eight at a time by word arithmetic, then byte by
- * byte; each block is copied whole before it is looked at. */
-static size_t json_copy_plain(char *p, const char *s, size_t n)
+/* s[0..n) as JSON writes it, into p[0..room): stops at the end of s, where
+ * the next character might not fit in what is left of the room (less than
+ * 6), or at a byte from 0x80 up (UTF-8, which the caller checks).  Returns
+ * the bytes written, and in *used the bytes of s taken.  Runs of plain
+ * bytes are found sixteen at a time with SSE2 where the compiler has it,
+ * eight at a time by word arithmetic, then byte by byte; each block is
+ * copied whole before it is looked at, and an escape inside it costs a
+ * table lookup and a fresh look from the byte after it (disassembly text
+ * escapes a tab or a newline every few words). */
+static size_t json_escape_ascii(char *p, size_t room, const char *s, size_t n, size_t *used)
 {
-   size_t i = 0;
-#ifdef __SSE2__
-   for (; i + 16 <= n; i += 16) {
-      unsigned m;
-      memcpy(p + i, s + i, 16);
-      m = json_escapes16(s + i);
-      if (m)
-         return i + lowest_bit(m);
-   }
-#endif
-   for (; i + 8 <= n; i += 8) {
+   size_t i = 0, w = 0;
+   for (;;) {
       uint64_t m;
-      memcpy(p + i, s + i, 8);
-      m = json_escapes8(s + i);
-      if (m)
-         return i + lowest_bit(m) / 8;
+      size_t k, block;
+      unsigned bits_per_byte; /* of the mask m: one bit per byte, or eight */
+#ifdef __SSE2__
+      if (n - i >= 16 && room - w >= 16 + 6) {
+         block = 16;
+         memcpy(p + w, s + i, 16);
+         m = json_escapes16(s + i);
+         bits_per_byte = 1;
+      } else if (n > i && room - w >= 16 + 6) {
+         /* the last few bytes as one block, zero-padded: the zeros
+          * (control characters) are masked off, and the 16 bytes written
+          * are within the room */
+         char last[16] = {0};
+         block = n - i;
+         memcpy(last, s + i, block);
+         memcpy(p + w, last, 16);
+         m = json_escapes16(last) & ((1u << block) - 1);
+         bits_per_byte = 1;
+      } else
+#endif
+      if (n - i >= 8 && room - w >= 8 + 6) {
+         block = 8;
+         memcpy(p + w, s + i, 8);
+         m = json_escapes8(s + i);
+         bits_per_byte = 8;
+      } else {
+         break;
+      }
+      if (!m) {
+         i += block;
+         w += block;
+         continue;
+      }
+      k = lowest_bit(m) / bits_per_byte; /* the plain bytes before s[i + k] */
+      i += k;
+      w += k;
+      if ((unsigned char)s[i] >= 0x80)
+         goto out;
+      w += json_put_ascii(p + w, (unsigned char)s[i++]);
    }
-   for (; i < n && (unsigned char)s[i] < 0x80 && !json_escape[(unsigned char)s[i]]; i++)
-      p[i] = s[i];
-   return i;
+   while (i < n && room - w >= 6 && (unsigned char)s[i] < 0x80)
+      w += json_put_ascii(p + w, (unsigned char)s[i++]);
+out:
+   *used = i;
+   return w;
 }
 
-/* A JSON string, escaped straight into the sink's block: runs of plain
- * bytes are copied a block at a time, as many as the block has room for
- * (keeping room for one escape), and each byte that ends a run goes
- * through the table.  A full block is handed on (FILE and callback sinks);
- * a full buffer is cut as any text is, through isa_out_mem. */
+/* A JSON string, escaped straight into the sink's block, as much as the
+ * block has room for.  A full block is handed on (FILE and callback
+ * sinks); a full buffer is cut as any text is, through isa_out_mem. */
 void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
 {
    enum { SLACK = 6 }; /* room for an escape */
    size_t i = 0;
    isa_out_char(o, '"');
    while (i < n) {
-      const size_t room = (size_t)(o->end - o->cur);
-      if (room > SLACK) {
-         const size_t take = n - i < room - SLACK ? n - i : room - SLACK, run = json_copy_plain(o->cur, s + i, take);
-         o->cur += run;
-         i += run;
-         if (run < take) { /* s[i] ended the run */
-            size_t used;
+      size_t used;
+      if ((size_t)(o->end - o->cur) >= SLACK) {
+         o->cur += json_escape_ascii(o->cur, (size_t)(o->end - o->cur), s + i, n - i, &used);
+         i += used;
+         if (i < n && (unsigned char)s[i] >= 0x80 && (size_t)(o->end - o->cur) >= SLACK) {
             o->cur += json_put(o->cur, s + i, n - i, &used);
             i += used;
          }
@@ -510,7 +546,7 @@ void isa_out_json_string(struct isa_out *o, const char *s, size_t n)
          isa_out_flush(o);
       } else {
          char u[6];
-         size_t used, len = json_put(u, s + i, n - i, &used);
+         size_t len = json_put(u, s + i, n - i, &used);
          isa_out_mem(o, u, len);
          i += used;
       }

@@ -1,9 +1,14 @@
 """make bench, whole process: `isa dis --batch` over each corpus, repeated
 to about 50,000 programs, best of three runs, as microseconds per program,
 beside the process's start-up (a run over one program).  Given the C
-benchmark as well, it runs its "SPEC dis, in process" cases (the same
-programs decoded and printed in process, without hex or JSON) and prints
-their time per program and the ratio of the two.
+benchmark as well, it runs its "in process" cases and sets two figures
+beside each spec's:
+  - "SPEC batch, in process": the same lines answered in memory by the CLI's
+    own batch_answer (hex in, JSON out).  The ratio to it is what the
+    process adds: reading the lines and writing the answers.
+  - "SPEC dis, in process": the same programs decoded and printed, without
+    hex or JSON.  The ratio to it is what a line of --batch costs over the
+    disassembly itself (the hex, the JSON escaping and the process).
 
    batch.py ISA CORPUS-DIR [BENCH]
 """
@@ -29,20 +34,21 @@ def best_time(cmd, runs=3):
 
 
 def in_process(bench):
-    """µs per program of the benchmark's "SPEC dis, in process" cases"""
-    out = subprocess.run([bench, "dis, in process"], capture_output=True, text=True, check=True).stdout
+    """{(spec, "dis" or "batch"): µs per program} of the benchmark's
+    "SPEC dis, in process" and "SPEC batch, in process" cases"""
+    out = subprocess.run([bench, ", in process"], capture_output=True, text=True, check=True).stdout
     times = {}
     for line in out.splitlines():
         words = line.split()
-        if len(words) >= 6 and words[1:4] == ["dis,", "in", "process"]:
-            times[words[0]] = float(words[5]) / 1000
+        if len(words) >= 6 and words[1] in ("dis,", "batch,") and words[2:4] == ["in", "process"]:
+            times[(words[0], words[1].rstrip(","))] = float(words[5]) / 1000
     return times
 
 
 def main(isa, corpus_dir, bench=None):
     inproc = in_process(bench) if bench else {}
-    print(f"{'isa dis --batch':26} {'programs':>9} {'µs each':>9} {'start-up ms':>12}"
-          + (f" {'in process µs':>14} {'ratio':>6}" if inproc else ""))
+    print(f"{'isa dis --batch':16} {'programs':>9} {'µs each':>9} {'start-up ms':>12}"
+          + (f" {'batch in process':>17} {'ratio':>6} {'dis in process':>15} {'ratio':>6}" if inproc else ""))
     with tempfile.TemporaryDirectory() as d:
         for spec, name in CORPORA:
             with open(os.path.join(corpus_dir, name)) as f:
@@ -57,9 +63,11 @@ def main(isa, corpus_dir, bench=None):
             whole = best_time([isa, "dis", "--isa", spec, "--batch", path])
             n = len(hexes) * times
             each = (whole - startup) / n * 1e6
-            line = f"{spec:26} {n:9d} {each:9.2f} {startup * 1e3:12.1f}"
-            if spec in inproc:
-                line += f" {inproc[spec]:14.2f} {each / inproc[spec]:6.2f}"
+            line = f"{spec:16} {n:9d} {each:9.2f} {startup * 1e3:12.1f}"
+            for kind, width in (("batch", 17), ("dis", 15)):
+                if (spec, kind) in inproc:
+                    t = inproc[(spec, kind)]
+                    line += f" {t:{width}.2f} {each / t:6.2f}"
             print(line)
 
 
