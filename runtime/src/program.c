@@ -56,9 +56,58 @@ static void own_nothing(struct isa_cursor *c)
    c->tail = NULL;
 }
 
+/* Elements of an array <state> without a count kept in the cursor's block:
+ * a program that writes no more of them allocates nothing else. */
+#define GROWN_INLINE 64
+
+/* What a cursor allocates for a program, in one block (one malloc and one
+ * free per program, not one per part: the parts below cost Midgard's
+ * printing 12% of its instructions as separate allocations).  Each part's
+ * offset in the block; the block starts with the writes, so c->writes is
+ * where it starts. */
+struct block_layout {
+   size_t writes, state, state_set, grown, grown_v, grown_set, tail, prev, scratch, own, size;
+   bool big_prev, big_own, big_tail; /* units or a tail too big for the cursor's own room */
+};
+
+static size_t block_part(size_t *size, size_t bytes)
+{
+   const size_t align = sizeof(max_align_t);
+   size_t at = (*size + align - 1) / align * align;
+   *size = at + bytes;
+   return at;
+}
+
+/* The block's layout for spec, or size 0 when the cursor needs none */
+static void block_layout(const struct isa_spec *spec, struct block_layout *l)
+{
+   const size_t unit = spec->unit->c_size, big = sizeof(((struct isa_cursor *)0)->units[0]);
+   const bool lazy = spec->n_state > LAZY_STATES;
+   size_t size = 0;
+   memset(l, 0, sizeof *l);
+   l->big_prev = spec->reads_prev && unit > big;
+   l->big_own = !spec->reads_prev && unit > big;
+   l->big_tail = spec->pad_end && spec->max_unit_bytes > sizeof(((struct isa_cursor *)0)->tail_bytes);
+   if (!spec->step && !spec->n_state && !spec->n_grown && !l->big_prev && !l->big_own && !l->big_tail)
+      return;
+   l->writes = block_part(&size, (spec->max_state_writes + 1) * sizeof(struct isa_state_write));
+   l->state = block_part(&size, spec->n_state * sizeof(int64_t));
+   l->state_set = block_part(&size, lazy ? (spec->n_state + 63) / 64 * sizeof(uint64_t) : 0);
+   l->grown = block_part(&size, spec->n_grown * sizeof(struct isa_state_array));
+   l->grown_v = block_part(&size, spec->n_grown * GROWN_INLINE * sizeof(int64_t));
+   l->grown_set = block_part(&size, spec->n_grown * (GROWN_INLINE / 64) * sizeof(uint64_t));
+   l->tail = block_part(&size, l->big_tail ? spec->max_unit_bytes : 0);
+   l->prev = block_part(&size, l->big_prev ? unit : 0);
+   l->scratch = block_part(&size, l->big_prev ? unit : 0);
+   l->own = block_part(&size, l->big_own ? unit : 0);
+   l->size = size;
+}
+
 int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len)
 {
-   bool lazy = spec->n_state > LAZY_STATES, failed = false;
+   const bool lazy = spec->n_state > LAZY_STATES;
+   struct block_layout l;
+   char *block;
    /* field by field: a cursor is set up per program, and most specs use
     * none of the allocated parts */
    c->spec = spec;
@@ -73,31 +122,41 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    c->plain = !spec->unit_count && !spec->stop && !spec->step && !spec->skip_zero_bits && !spec->resync_bits &&
               !spec->pad_end && !spec->decode_first;
    own_nothing(c);
-   if (spec->reads_prev && spec->unit->c_size <= sizeof c->units[0]) {
-      /* the unit before and the one being decoded, inside the cursor */
+   if (spec->reads_prev) {
+      /* the unit before and the one being decoded, inside the cursor when
+       * they fit (never cleared: only the units decoded into them are read) */
       c->prev = c->units[0].bytes;
       c->scratch = c->units[1].bytes;
-   } else if (spec->reads_prev) {
-      c->allocated = true;
-      c->prev = calloc(1, spec->unit->c_size);
-      c->scratch = calloc(1, spec->unit->c_size);
-      failed = !c->prev || !c->scratch;
    }
-   if (spec->step) {
-      c->allocated = true;
-      c->writes = (struct isa_state_write *)calloc(spec->max_state_writes + 1, sizeof *c->writes);
-      failed = failed || !c->writes;
+   block_layout(spec, &l);
+   if (!l.size)
+      return ISA_OK;
+   block = (char *)malloc(l.size);
+   if (!block) {
+      c->done = true;
+      return ISA_ERR_LIMIT;
    }
+   c->allocated = true;
+   c->writes = (struct isa_state_write *)(void *)(block + l.writes);
+   if (l.big_prev) {
+      c->prev = block + l.prev;
+      c->scratch = block + l.scratch;
+   }
+   if (l.big_own)
+      c->own = block + l.own;
+   if (l.big_tail)
+      c->tail = (uint8_t *)(block + l.tail);
    if (spec->n_state) {
       /* Few states are all set to their init here.  Many are not cleared:
        * scalars are, array elements count as unset (state_set) until a
        * <set> writes them, which saves a large memset per program and
        * costs a bitmap test per read. */
-      c->allocated = true;
-      c->state = (int64_t *)malloc(spec->n_state * sizeof *c->state);
-      c->state_set = lazy ? (uint64_t *)calloc((spec->n_state + 63) / 64, sizeof *c->state_set) : NULL;
-      failed = failed || !c->state || (lazy && !c->state_set);
-      for (unsigned d = 0; !failed && d < spec->n_state_decls; d++) {
+      c->state = (int64_t *)(void *)(block + l.state);
+      if (lazy) {
+         c->state_set = (uint64_t *)(void *)(block + l.state_set);
+         memset(c->state_set, 0, (spec->n_state + 63) / 64 * sizeof *c->state_set);
+      }
+      for (unsigned d = 0; d < spec->n_state_decls; d++) {
          const struct isa_state_decl *s = &spec->state_decls[d];
          for (unsigned i = 0; i < (lazy && s->count != 1 ? 0 : s->count); i++)
             c->state[s->index + i] = s->init;
@@ -106,21 +165,15 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
       }
    }
    if (spec->n_grown) {
-      /* empty until written: a program pays for the elements it uses */
-      c->allocated = true;
-      c->grown = (struct isa_state_array *)calloc(spec->n_grown, sizeof *c->grown);
-      failed = failed || !c->grown;
-   }
-   if (spec->pad_end) { /* the last unit's bytes, zero-padded: short units fit in the cursor */
-      if (spec->max_unit_bytes > sizeof c->tail_bytes) {
-         c->allocated = true;
-         c->tail = (uint8_t *)calloc(1, spec->max_unit_bytes);
-         failed = failed || !c->tail;
+      /* the first GROWN_INLINE elements of each in the block, unset; a
+       * program pays for more when it writes more */
+      c->grown = (struct isa_state_array *)(void *)(block + l.grown);
+      for (unsigned j = 0; j < spec->n_grown; j++) {
+         c->grown[j].v = (int64_t *)(void *)(block + l.grown_v) + (size_t)j * GROWN_INLINE;
+         c->grown[j].set = (uint64_t *)(void *)(block + l.grown_set) + (size_t)j * (GROWN_INLINE / 64);
+         c->grown[j].len = GROWN_INLINE;
+         memset(c->grown[j].set, 0, GROWN_INLINE / 64 * sizeof *c->grown[j].set);
       }
-   }
-   if (failed) {
-      isa_cursor_fini(c);
-      return ISA_ERR_LIMIT;
    }
    return ISA_OK;
 }
@@ -131,29 +184,24 @@ void isa_cursor_fini(struct isa_cursor *c)
    if (!c->allocated)
       return;
    for (unsigned j = 0; c->grown && j < c->spec->n_grown; j++) {
-      free(c->grown[j].v);
-      free(c->grown[j].set);
+      if (c->grown[j].len > GROWN_INLINE) { /* grown out of the block */
+         free(c->grown[j].v);
+         free(c->grown[j].set);
+      }
    }
-   free(c->grown);
-   if (c->spec->unit->c_size > sizeof c->units[0]) {
-      free(c->prev);
-      free(c->scratch);
-   }
-   free(c->state);
-   free(c->state_set);
-   free(c->writes);
-   free(c->tail);
-   if (c->own != c->units[0].bytes)
-      free(c->own);
+   free(c->writes); /* the block */
    own_nothing(c);
 }
 
 /* Room in array a for element i (below the program's size, which step
- * checked): doubled until it fits, new elements unset.  false when memory
- * runs out (the write is then dropped and the element reads as its init). */
+ * checked): doubled until it fits, new elements unset; out of the cursor's
+ * block the first time (an array holds GROWN_INLINE elements there, more
+ * only on the heap).  false when memory runs out (the write is then
+ * dropped and the element reads as its init). */
 static bool grow(struct isa_state_array *a, uint64_t i)
 {
-   uint64_t n = a->len ? a->len : 64;
+   const bool inline_part = a->len == GROWN_INLINE;
+   uint64_t n = a->len;
    int64_t *v;
    uint64_t *set;
    while (n <= i)
@@ -162,14 +210,24 @@ static bool grow(struct isa_state_array *a, uint64_t i)
       return true;
    if (n > SIZE_MAX / sizeof *v)
       return false;
-   v = (int64_t *)realloc(a->v, (size_t)n * sizeof *v);
+   v = (int64_t *)(inline_part ? malloc((size_t)n * sizeof *v) : realloc(a->v, (size_t)n * sizeof *v));
    if (!v)
       return false;
-   a->v = v;
-   set = (uint64_t *)realloc(a->set, (size_t)(n / 64) * sizeof *set);
-   if (!set)
+   if (inline_part)
+      memcpy(v, a->v, (size_t)a->len * sizeof *v);
+   set = (uint64_t *)(inline_part ? malloc((size_t)(n / 64) * sizeof *set)
+                                  : realloc(a->set, (size_t)(n / 64) * sizeof *set));
+   if (!set) {
+      if (inline_part)
+         free(v);
+      else
+         a->v = v; /* realloc moved it: keep the new one, a->len still true of both */
       return false;
+   }
+   if (inline_part)
+      memcpy(set, a->set, (size_t)(a->len / 64) * sizeof *set);
    memset(set + a->len / 64, 0, (size_t)((n - a->len) / 64) * sizeof *set);
+   a->v = v;
    a->set = set;
    a->len = n;
    return true;
@@ -220,12 +278,8 @@ static inline void *cursor_storage(struct isa_cursor *c)
    const struct isa_spec *spec = c->spec;
    if (spec->reads_prev)
       return c->scratch; /* the next unit's $prev is then this one, as is */
-   if (!c->own && spec->unit->c_size <= sizeof c->units[0]) {
+   if (!c->own) /* a unit too big for units[] has its place in the block */
       c->own = c->units[0].bytes;
-   } else if (!c->own) {
-      c->allocated = true;
-      c->own = malloc(spec->unit->c_size);
-   }
    return c->own;
 }
 
