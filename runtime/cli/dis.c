@@ -6,7 +6,6 @@
 
 #include "cli.h"
 
-
 struct json_fields {
    struct isa_out *out;
    bool first;

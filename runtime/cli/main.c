@@ -386,6 +386,7 @@ int main(int argc, char **argv)
    static char out_buffer[1 << 16];
    if (!isatty(fileno(stdout)))
       setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
+   errno = 0; /* isatty's ENOTTY is not a write's error (main's message below) */
    status = run(argc, argv);
    if (fflush(stdout) != 0 || ferror(stdout)) {
       if (errno) /* set by the write that failed (stdio keeps no other record) */

@@ -40,7 +40,7 @@ static char text[1 << 16];
 static volatile uint64_t sink;
 /* batch_answer's scratch and its answer */
 static char scratch_text[TEXT_CAP], answer[1 << 16];
-static uint8_t scratch_bytes[MAX_BYTES / 2 + 1];
+static uint8_t scratch_bytes[MAX_BYTES + 1]; /* a program's bytes (batch_answer: len / 2 + 1 for len hex digits) */
 
 void programs_bench_setup(void)
 {

@@ -591,8 +591,9 @@ struct isa_cursor {
    bool done;
    bool allocated; /* something below is on the heap (isa_cursor_fini frees it) */
    /* the spec's stream is plain: units one after the other until the
-    * input ends, with no count, stop, states, padding or resync to mind
-    * (isa_cursor_next then takes a shorter path) */
+    * input ends, with no count, stop, states, skipped zero words, padding,
+    * resync or first unit to mind (isa_cursor_next then takes a shorter
+    * path) */
    bool plain;
    /* when the spec reads $prev: the unit before the one just decoded
     * (ctx->prev points here) and the one being decoded, in units[] when
