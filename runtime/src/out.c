@@ -29,6 +29,15 @@ void isa_out_file(struct isa_out *o, FILE *fp)
    o->fp = fp;
 }
 
+void isa_out_file_block(struct isa_out *o, FILE *fp, char *block, size_t cap)
+{
+   if (block && cap >= sizeof o->block)
+      out_init(o, block, cap);
+   else
+      out_init(o, o->block, sizeof o->block);
+   o->fp = fp;
+}
+
 void isa_out_callback(struct isa_out *o, isa_write_fn write, void *user)
 {
    out_init(o, o->block, sizeof o->block);

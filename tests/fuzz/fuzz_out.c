@@ -164,25 +164,30 @@ static double plain_half(uint16_t h)
    return (h & 0x8000) ? -v : v;
 }
 
-/* ---- mode 1: a script of writes, into three sinks and the reference */
+/* ---- mode 1: a script of writes, into every kind of sink and the reference */
 
 static const char *const enum_names[] = {"add", "fmul.sat", "", "r0.xyzw", "a longer name, for the block edge"};
 
 static void mode_script(struct input *in)
 {
    struct text ref = {0}, cb = {0};
-   struct isa_out buf_out, cb_out, file_out, refused;
+   struct isa_out buf_out, cb_out, file_out, refused, block_out;
    size_t cap = (size_t)take(in, 2) % 1100, mark = 0;
-   char *buf = (char *)malloc(cap ? cap : 1), *file_text = NULL;
-   size_t file_len = 0;
-   FILE *fp = open_memstream(&file_text, &file_len);
-   struct isa_out *outs[4] = {&buf_out, &cb_out, &file_out, &refused};
-   if (!buf || !fp)
+   /* a FILE sink through a block of the caller's, from too small to use
+    * (the sink's own is) to twice its own */
+   size_t block_cap = (size_t)take(in, 2) % 1100;
+   char *buf = (char *)malloc(cap ? cap : 1), *file_text = NULL, *block_text = NULL;
+   char *block = (char *)malloc(block_cap ? block_cap : 1);
+   size_t file_len = 0, block_len = 0;
+   FILE *fp = open_memstream(&file_text, &file_len), *block_fp = open_memstream(&block_text, &block_len);
+   struct isa_out *outs[5] = {&buf_out, &cb_out, &file_out, &refused, &block_out};
+   if (!buf || !fp || !block || !block_fp)
       abort();
    isa_out_buffer(&buf_out, buf, cap);
    isa_out_callback(&cb_out, collect, &cb);
    isa_out_file(&file_out, fp);
    isa_out_callback(&refused, refuse, NULL);
+   isa_out_file_block(&block_out, block_fp, block, block_cap);
    for (unsigned step = 0; in->n && step < 200; step++) {
       unsigned op = (unsigned)take(in, 1) % 13;
       uint64_t v = take(in, (unsigned)take(in, 1) % 9);
@@ -195,25 +200,25 @@ static void mode_script(struct input *in)
          len = in->n;
       switch (op) {
       case 0: /* raw bytes */
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_mem(outs[k], bytes, len);
          text_add(&ref, bytes, len);
          in->p += len, in->n -= len;
          break;
       case 1: {
          char c = (char)v;
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_char(outs[k], c);
          text_add(&ref, &c, 1);
          break;
       }
       case 2:
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_int(outs[k], (int64_t)v);
          text_printf(&ref, "%lld", (long long)v);
          break;
       case 3:
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_int_w(outs[k], (int64_t)v, width, flags & 1);
          text_printf(&ref, flags & 1 ? "%0*lld" : "%*lld", (int)width, (long long)v);
          break;
@@ -221,26 +226,26 @@ static void mode_script(struct input *in)
          static const unsigned bases[] = {2, 8, 10, 16};
          unsigned base = bases[flags % 4];
          int negative = flags >> 2 & 1, upper = flags >> 3 & 1, zero = flags >> 4 & 1;
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_num_w(outs[k], v, negative, base, upper, width, zero);
          plain_num(&ref, v, negative, base, upper, width, zero);
          break;
       }
       case 5:
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_hex(outs[k], v);
          text_printf(&ref, "0x%llx", (unsigned long long)v);
          break;
       case 6: {
          unsigned digits = width == 0 ? 1 : width;
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_bin(outs[k], v, width);
          for (unsigned i = 0; i < digits; i++)
             text_add(&ref, (v >> (digits - 1 - i)) & 1 ? "1" : "0", 1);
          break;
       }
       case 7: /* a JSON string of arbitrary bytes */
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_json_string(outs[k], bytes, len);
          {
             char *want = (char *)malloc(6 * len + 3);
@@ -252,20 +257,20 @@ static void mode_script(struct input *in)
          in->p += len, in->n -= len;
          break;
       case 8: /* pad to a width counted from a mark set earlier */
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_pad(outs[k], mark, (int64_t)(width * 4) - 8);
          while ((int64_t)(ref.n - mark) < (int64_t)(width * 4) - 8)
             text_add(&ref, " ", 1);
          break;
       case 9: /* set the mark: the same length in every sink */
          mark = ref.n;
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             if (isa_out_len(outs[k]) != mark)
                fail("isa_out_len disagrees with what was written");
          break;
       case 10: {
          const char *name = flags & 1 ? enum_names[v % 5] : NULL;
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_enum(outs[k], name, (int64_t)v);
          if (name)
             text_add(&ref, name, strlen(name));
@@ -281,14 +286,14 @@ static void mode_script(struct input *in)
          }
          switch (flags >> 1 & 3) {
          case 0:
-            for (int k = 0; k < 4; k++)
+            for (int k = 0; k < 5; k++)
                isa_out_g(outs[k], d);
             text_printf(&ref, "%g", d);
             break;
          case 1:
          case 2: {
             unsigned prec = (unsigned)take(in, 1) % 65;
-            for (int k = 0; k < 4; k++)
+            for (int k = 0; k < 5; k++)
                isa_out_fixed(outs[k], d, width, prec);
             text_printf(&ref, "%*.*f", (int)width, (int)prec, d); /* at most 309 + 1 + 64 characters */
             break;
@@ -316,7 +321,7 @@ static void mode_script(struct input *in)
                if ((strchr(one.p, 'e') != NULL) != (fabs(d) < 1e-4 || fabs(d) >= 1e16))
                   fail("isa_out_pyfloat does not choose the notation Python's repr does");
             }
-            for (int k = 0; k < 4; k++)
+            for (int k = 0; k < 5; k++)
                isa_out_mem(outs[k], one.p, one.n - 1);
             text_add(&ref, one.p, one.n - 1);
             free(one.p);
@@ -324,15 +329,18 @@ static void mode_script(struct input *in)
          }
          break;
       default: /* a binary16, as %f */
-         for (int k = 0; k < 4; k++)
+         for (int k = 0; k < 5; k++)
             isa_out_half_f(outs[k], v & 0xffff);
          text_printf(&ref, "%f", plain_half((uint16_t)v));
          break;
       }
    }
-   for (int k = 0; k < 4; k++)
+   for (int k = 0; k < 5; k++)
       isa_out_flush(outs[k]);
    fclose(fp);
+   fclose(block_fp);
+   if (block_len != ref.n || (ref.n && memcmp(block_text, ref.p, ref.n) != 0) || block_out.error)
+      fail("the FILE sink through the caller's block got other text than the reference");
    if (cb.n != ref.n || (ref.n && memcmp(cb.p, ref.p, ref.n) != 0) || cb_out.error) {
       show_difference(ref.p, ref.n, cb.p, cb.n);
       fail("the callback sink got other text than the reference");
@@ -353,6 +361,8 @@ static void mode_script(struct input *in)
          fail("the buffer's error flag does not say whether the text was cut");
    }
    free(buf);
+   free(block);
+   free(block_text);
    free(file_text);
    free(ref.p);
    free(cb.p);
