@@ -197,7 +197,7 @@ $(OUT)/fuzz/fuzz-output: tests/fuzz/fuzz_out.c tests/plain_json.h $(CLI_PARTS) r
 
 $(OUT)/fuzz/seeds-output/.done:
 	@mkdir -p $(@D)
-	printf '\000\000\004\007\010\002\001\050\001\000hello "json" \303\251 \377 end' > $(@D)/script
+	printf '\000\000\004\000\003\007\010\002\001\050\001\000hello "json" \303\251 \377 end' > $(@D)/script
 	printf '\001\000\001\142\002\075\023\052\005\304\061' > $(@D)/dis
 	@touch $@
 

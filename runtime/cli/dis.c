@@ -252,11 +252,11 @@ static int batch(const struct options *o)
    int status = EXIT_OK;
    struct isa_out out;
    struct line_reader lines;
-   static char answers[1 << 16]; /* the answers go out 64 KiB at a time */
+   /* the answers go out 64 KiB at a time, to an unbuffered stdout (main):
+    * stdio copying each block into its own cost as much as the rest of
+    * the output path */
+   static char answers[1 << 16];
    lines.buf = NULL;
-   /* answers is the only buffer: stdio copying each block into its own
-    * cost as much as the rest of the output path */
-   setvbuf(stdout, NULL, _IONBF, 0);
    isa_out_file_block(&out, stdout, answers, sizeof answers);
    if (!fp || !text || (o->json && !units) || !line_reader_init(&lines, fp, flush_answers, &out)) {
       fprintf(stderr, "isa: cannot open %s\n", o->batch);

@@ -225,6 +225,21 @@ static int cmd_list(const struct options *o)
    return EXIT_OK;
 }
 
+/* How standard output is buffered, set once before anything is written to
+ * it.  isa dis --batch gathers its answers in 64 KiB blocks of its own
+ * (dis.c), so stdio adds no buffer and no copy.  Other output goes out in
+ * 64 KiB writes when it is not a terminal, not stdio's 4 KiB (a terminal
+ * keeps its line buffering). */
+static void stdout_buffering(bool own_blocks)
+{
+   static char out_buffer[1 << 16];
+   if (own_blocks)
+      setvbuf(stdout, NULL, _IONBF, 0);
+   else if (!isatty(fileno(stdout)))
+      setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
+   errno = 0; /* isatty's ENOTTY is not a write's error (main's message) */
+}
+
 static int run(int argc, char **argv)
 {
    struct options o;
@@ -369,6 +384,7 @@ static int run(int argc, char **argv)
       return usage_error("%s", "--input hex is for FILE and -; --hex is hex already");
    if (!o.batch && !!o.hex + !!o.file != 1)
       return usage_error("%s", o.hex ? "give either --hex or a FILE, not both" : "no input: give --hex HEX, a FILE or -");
+   stdout_buffering(o.batch != NULL);
    return !strcmp(cmd, "dis") ? cmd_dis(&o) : cmd_check(&o);
 }
 
@@ -377,17 +393,7 @@ static int run(int argc, char **argv)
  * whatever the command found. */
 int main(int argc, char **argv)
 {
-   int status;
-   /* Output goes out in 64 KiB writes, not stdio's 4 KiB: a write(2) per
-    * 4 KiB was a quarter of `isa dis --batch`'s time on short programs.
-    * (A terminal keeps its line buffering; --batch flushes before it
-    * waits for input, so a program driving it through pipes still gets
-    * each answer.) */
-   static char out_buffer[1 << 16];
-   if (!isatty(fileno(stdout)))
-      setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
-   errno = 0; /* isatty's ENOTTY is not a write's error (main's message below) */
-   status = run(argc, argv);
+   int status = run(argc, argv);
    if (fflush(stdout) != 0 || ferror(stdout)) {
       if (errno) /* set by the write that failed (stdio keeps no other record) */
          fprintf(stderr, "isa: cannot write the output: %s\n", strerror(errno));

@@ -64,15 +64,17 @@ static void own_nothing(struct isa_cursor *c)
  * free per program, not one per part: the parts below cost Midgard's
  * printing 12% of its instructions as separate allocations).  Each part's
  * offset in the block; the block starts with the writes, so c->writes is
- * where it starts. */
+ * where it starts.  A unit over ISA_CURSOR_UNIT_BYTES that the caller gives
+ * none for (a spec that reads no $prev) is not in it: it is allocated only
+ * when isa_cursor_next is given no unit, as most callers give one. */
 struct block_layout {
-   size_t writes, state, state_set, grown, grown_v, grown_set, tail, prev, scratch, own, size;
-   bool big_prev, big_own, big_tail; /* units or a tail too big for the cursor's own room */
+   size_t writes, state, state_set, grown, grown_v, grown_set, tail, prev, scratch, size;
+   bool big_prev, big_tail; /* units or a tail too big for the cursor's own room */
 };
 
 static size_t block_part(size_t *size, size_t bytes)
 {
-   const size_t align = sizeof(max_align_t);
+   const size_t align = _Alignof(max_align_t);
    size_t at = (*size + align - 1) / align * align;
    *size = at + bytes;
    return at;
@@ -86,9 +88,8 @@ static void block_layout(const struct isa_spec *spec, struct block_layout *l)
    size_t size = 0;
    memset(l, 0, sizeof *l);
    l->big_prev = spec->reads_prev && unit > big;
-   l->big_own = !spec->reads_prev && unit > big;
    l->big_tail = spec->pad_end && spec->max_unit_bytes > sizeof(((struct isa_cursor *)0)->tail_bytes);
-   if (!spec->step && !spec->n_state && !spec->n_grown && !l->big_prev && !l->big_own && !l->big_tail)
+   if (!spec->step && !spec->n_state && !spec->n_grown && !l->big_prev && !l->big_tail)
       return;
    l->writes = block_part(&size, (spec->max_state_writes + 1) * sizeof(struct isa_state_write));
    l->state = block_part(&size, spec->n_state * sizeof(int64_t));
@@ -99,7 +100,6 @@ static void block_layout(const struct isa_spec *spec, struct block_layout *l)
    l->tail = block_part(&size, l->big_tail ? spec->max_unit_bytes : 0);
    l->prev = block_part(&size, l->big_prev ? unit : 0);
    l->scratch = block_part(&size, l->big_prev ? unit : 0);
-   l->own = block_part(&size, l->big_own ? unit : 0);
    l->size = size;
 }
 
@@ -142,8 +142,6 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
       c->prev = block + l.prev;
       c->scratch = block + l.scratch;
    }
-   if (l.big_own)
-      c->own = block + l.own;
    if (l.big_tail)
       c->tail = (uint8_t *)(block + l.tail);
    if (spec->n_state) {
@@ -189,7 +187,9 @@ void isa_cursor_fini(struct isa_cursor *c)
          free(c->grown[j].set);
       }
    }
-   free(c->writes); /* the block */
+   free(c->writes); /* the block, or NULL */
+   if (c->own != c->units[0].bytes)
+      free(c->own);
    own_nothing(c);
 }
 
@@ -278,8 +278,12 @@ static inline void *cursor_storage(struct isa_cursor *c)
    const struct isa_spec *spec = c->spec;
    if (spec->reads_prev)
       return c->scratch; /* the next unit's $prev is then this one, as is */
-   if (!c->own) /* a unit too big for units[] has its place in the block */
+   if (!c->own && spec->unit->c_size <= sizeof c->units[0]) {
       c->own = c->units[0].bytes;
+   } else if (!c->own) {
+      c->own = malloc(spec->unit->c_size); /* freed by isa_cursor_fini */
+      c->allocated = c->allocated || c->own;
+   }
    return c->own;
 }
 

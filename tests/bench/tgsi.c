@@ -211,9 +211,9 @@ static void base_decode(void *st)
    }
 }
 
-/* ---- decode+print through the cursor.  isa_cursor_init callocs two
- * units (the previous and a scratch one, ~1.7 KB each) and the state
- * array per program, freed by isa_cursor_fini: counted in the time. ---- */
+/* ---- decode+print through the cursor.  isa_cursor_init allocates one
+ * block per program (the states and the step's writes), freed by
+ * isa_cursor_fini: counted in the time. ---- */
 
 static void gen_print(void *st)
 {

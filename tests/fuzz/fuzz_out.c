@@ -5,8 +5,10 @@
  *
  *   even  a script of writes (raw bytes, characters, numbers in every base
  *         and width, JSON strings of arbitrary bytes, padding, enum names,
- *         floats) into four sinks at once: a buffer of a size the input
- *         picks, a callback, a FILE and a callback that fails.  Each sink
+ *         floats) into five sinks at once: a buffer of a size the input
+ *         picks, a callback, a FILE, a callback that fails and a FILE
+ *         through a block of the caller's (of a size the input picks, or
+ *         none).  Each sink
  *         must hold exactly what a plain reference (one character at a
  *         time, or printf) produces: the callback and the FILE all of it,
  *         the buffer as much as fits, NUL-ended and flagged when cut, with
@@ -187,7 +189,7 @@ static void mode_script(struct input *in)
    isa_out_callback(&cb_out, collect, &cb);
    isa_out_file(&file_out, fp);
    isa_out_callback(&refused, refuse, NULL);
-   isa_out_file_block(&block_out, block_fp, block, block_cap);
+   isa_out_file_block(&block_out, block_fp, block_cap % 3 == 2 ? NULL : block, block_cap);
    for (unsigned step = 0; in->n && step < 200; step++) {
       unsigned op = (unsigned)take(in, 1) % 13;
       uint64_t v = take(in, (unsigned)take(in, 1) % 9);
@@ -339,8 +341,12 @@ static void mode_script(struct input *in)
       isa_out_flush(outs[k]);
    fclose(fp);
    fclose(block_fp);
-   if (block_len != ref.n || (ref.n && memcmp(block_text, ref.p, ref.n) != 0) || block_out.error)
+   if (block_len != ref.n || (ref.n && memcmp(block_text, ref.p, ref.n) != 0)) {
+      show_difference(ref.p, ref.n, block_text, block_len);
       fail("the FILE sink through the caller's block got other text than the reference");
+   }
+   if (block_out.error)
+      fail("the FILE sink through the caller's block flags an error");
    if (cb.n != ref.n || (ref.n && memcmp(cb.p, ref.p, ref.n) != 0) || cb_out.error) {
       show_difference(ref.p, ref.n, cb.p, cb.n);
       fail("the callback sink got other text than the reference");

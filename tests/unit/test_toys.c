@@ -595,7 +595,8 @@ static void put_word(uint8_t *b, uint32_t w)
  * the first unit to the last, a slot past the program's size is not
  * written (it reads as its init), and a slot never written reads as init.
  * Element 3, written first, is kept when the array outgrows the elements
- * the cursor holds in its own block (64) and moves to the heap. */
+ * the cursor holds in its own block (64) and moves to the heap (element
+ * 100), and element 100 when it grows again there (element 150,000). */
 Test(toy_grown, an_array_without_a_count_grows_with_the_program)
 {
    const size_t units = 200000;
@@ -603,15 +604,18 @@ Test(toy_grown, an_array_without_a_count_grows_with_the_program)
    char *text = (char *)malloc(units * 8);
    cr_assert(b && text);
    put_word(b, 1u | 5u << 4 | 3u << 12);                   /* mark 3 = 5 */
-   put_word(b + 4, 1u | 7u << 4 | 150000u << 12);          /* mark 150000 = 7 */
-   put_word(b + 8, 1u | 9u << 4 | 0xfffffu << 12);         /* mark 1048575 = 9: past the program's 800 KB */
-   put_word(b + 4 * (units - 4), 2u | 3u << 12);           /* show 3 */
+   put_word(b + 4, 1u | 6u << 4 | 100u << 12);             /* mark 100 = 6 */
+   put_word(b + 8, 1u | 7u << 4 | 150000u << 12);          /* mark 150000 = 7 */
+   put_word(b + 12, 1u | 9u << 4 | 0xfffffu << 12);        /* mark 1048575 = 9: past the program's 800 KB */
+   put_word(b + 4 * (units - 5), 2u | 3u << 12);           /* show 3 */
+   put_word(b + 4 * (units - 4), 2u | 100u << 12);         /* show 100 */
    put_word(b + 4 * (units - 3), 2u | 150000u << 12);      /* show 150000 */
    put_word(b + 4 * (units - 2), 2u | 0xfffffu << 12);     /* show 1048575 */
    put_word(b + 4 * (units - 1), 2u | 12u << 12);          /* show 12 */
    cr_assert_eq(dis_spec(&toy_grown_spec, NULL, b, units * 4, 0, text, units * 8, NULL), ISA_OK);
-   cr_assert(strncmp(text, "mark 3 = 5\nmark 150000 = 7\nmark 1048575 = 9\nnop\n", 48) == 0, "%.60s", text);
-   cr_assert(strstr(text, "nop\nshow 3: 5\nshow 150000: 7\nshow 1048575: -1\nshow 12: -1\n") != NULL,
+   cr_assert(strncmp(text, "mark 3 = 5\nmark 100 = 6\nmark 150000 = 7\nmark 1048575 = 9\nnop\n", 61) == 0, "%.70s",
+             text);
+   cr_assert(strstr(text, "nop\nshow 3: 5\nshow 100: 6\nshow 150000: 7\nshow 1048575: -1\nshow 12: -1\n") != NULL,
              "%s", text + strlen(text) - 60);
    free(b);
    free(text);

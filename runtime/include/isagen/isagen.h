@@ -633,8 +633,10 @@ struct isa_cursor {
    } units[2];
 };
 
-/* Returns ISA_OK, or ISA_ERR_LIMIT when memory for the previous unit
- * cannot be had; isa_cursor_fini frees it. */
+/* Returns ISA_OK, or ISA_ERR_LIMIT when the memory the spec's stream needs
+ * (its states, or units too big for the cursor) cannot be had: the cursor
+ * is then over.  isa_cursor_fini frees what a cursor holds, and may be
+ * called after a failed init. */
 int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uint8_t *buf, size_t len);
 void isa_cursor_fini(struct isa_cursor *c);
 /* 1: the next unit is in obj and ctx (ctx->prev is the unit before it,
