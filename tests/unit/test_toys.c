@@ -596,7 +596,9 @@ static void put_word(uint8_t *b, uint32_t w)
  * written (it reads as its init), and a slot never written reads as init.
  * Element 3, written first, is kept when the array outgrows the elements
  * the cursor holds in its own block (64) and moves to the heap (element
- * 100), and element 100 when it grows again there (element 150,000). */
+ * 100), and element 100 when it grows again there (element 150,000).
+ * Each show also prints a second such array (twice the value) and an
+ * array of 300 (the value plus one; its init, -3, past 300). */
 Test(toy_grown, an_array_without_a_count_grows_with_the_program)
 {
    const size_t units = 200000;
@@ -615,7 +617,8 @@ Test(toy_grown, an_array_without_a_count_grows_with_the_program)
    cr_assert_eq(dis_spec(&toy_grown_spec, NULL, b, units * 4, 0, text, units * 8, NULL), ISA_OK);
    cr_assert(strncmp(text, "mark 3 = 5\nmark 100 = 6\nmark 150000 = 7\nmark 1048575 = 9\nnop\n", 61) == 0, "%.70s",
              text);
-   cr_assert(strstr(text, "nop\nshow 3: 5\nshow 100: 6\nshow 150000: 7\nshow 1048575: -1\nshow 12: -1\n") != NULL,
+   cr_assert(strstr(text, "nop\nshow 3: 5 10 6\nshow 100: 6 12 7\nshow 150000: 7 14 -3\nshow 1048575: -1 -2 -3\n"
+                          "show 12: -1 -2 -3\n") != NULL,
              "%s", text + strlen(text) - 60);
    free(b);
    free(text);
