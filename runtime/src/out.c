@@ -758,11 +758,78 @@ static void round_digits(char *digits, int *nd, int *exp10, int keep)
 
 /* printf("%g") of a double (precision 6): from its exact decimal expansion
  * when it has one of at most 15 digits (every GPU immediate), else printf. */
+/* The decimal digits of any finite a > 0, exactly: a is m * 2^e, so it is
+ * N / 10^s for the integer N = m * 2^e (e >= 0, s = 0) or m * 5^s (s = -e),
+ * worked out in base 10^9.  At most G_DIGITS digits are written, and then a
+ * '1' if any that follow is not zero: enough to round to fewer digits, ties
+ * to even included.  For %g of the constants no short expansion gives
+ * (Midgard prints raw 32-bit ones), which printf took ten times as long for. */
+enum { G_DIGITS = 8, G_LIMBS = 90 }; /* %g keeps 6; 10^9 limbs: m * 5^1074 has 767 digits */
+static void exact_decimal_any(double a, char *digits, int *nd, int *exp10)
+{
+   uint32_t limb[G_LIMBS]; /* little-endian, base 10^9 */
+   uint64_t m;
+   int e = binary_form(a, &m), s = 0, n = 0, len = 0, total;
+   bool more = false;
+   while (m) {
+      limb[n++] = (uint32_t)(m % 1000000000u);
+      m /= 1000000000u;
+   }
+   for (int left = e >= 0 ? e : -e; left > 0;) {
+      /* times 2^29 or 5^13 at a time: a limb times either stays below 2^62 */
+      static const uint32_t pow5[14] = {1,        5,         25,        125,        625,
+                                        3125,     15625,     78125,     390625,     1953125,
+                                        9765625,  48828125,  244140625, 1220703125};
+      const int step = e >= 0 ? (left < 29 ? left : 29) : (left < 13 ? left : 13);
+      const uint64_t f = e >= 0 ? UINT64_C(1) << step : pow5[step];
+      uint64_t carry = 0;
+      for (int i = 0; i < n; i++) {
+         uint64_t v = limb[i] * f + carry;
+         limb[i] = (uint32_t)(v % 1000000000u);
+         carry = v / 1000000000u;
+      }
+      while (carry) {
+         limb[n++] = (uint32_t)(carry % 1000000000u);
+         carry /= 1000000000u;
+      }
+      left -= step;
+   }
+   if (e < 0)
+      s = -e;
+   /* the digits, most significant first: the top limb without its leading
+    * zeros, then nine per limb */
+   total = 0;
+   for (uint32_t top = limb[n - 1]; top; top /= 10)
+      total++;
+   total += 9 * (n - 1);
+   for (int i = n - 1; i >= 0; i--) {
+      char nine[9];
+      int first = i == n - 1 ? 9 - (total - 9 * (n - 1)) : 0;
+      uint32_t v = limb[i];
+      if (len >= G_DIGITS) { /* past the digits kept: only whether any is not 0 */
+         more = more || v;
+         continue;
+      }
+      for (int k = 8; k >= 0; k--, v /= 10)
+         nine[k] = (char)('0' + v % 10);
+      for (int k = first; k < 9; k++) {
+         if (len < G_DIGITS)
+            digits[len++] = nine[k];
+         else if (nine[k] != '0')
+            more = true;
+      }
+   }
+   if (more)
+      digits[len++] = '1';
+   *nd = len;
+   *exp10 = total - 1 - s;
+}
+
 void isa_out_g(struct isa_out *o, double d)
 {
-   char digits[24], out[40];
+   char digits[G_DIGITS + 2], out[40];
    int nd, exp10, k = 0;
-   if (!isfinite(d) || !exact_decimal(fabs(d), digits, &nd, &exp10)) {
+   if (!isfinite(d)) {
       isa_out_fmt(o, "%g", d);
       return;
    }
@@ -773,6 +840,7 @@ void isa_out_g(struct isa_out *o, double d)
       isa_out_mem(o, out, (size_t)k);
       return;
    }
+   exact_decimal_any(fabs(d), digits, &nd, &exp10);
    round_digits(digits, &nd, &exp10, 6);
    while (nd > 1 && digits[nd - 1] == '0')
       nd--;

@@ -178,7 +178,10 @@ Test(out, g_and_fixed_as_printf)
    static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 0.25, 1e-5, 0.0001, 123456.0, 999999.5, 9999995.0,
                                     1234567.0, 0.000123456789, 2.5, 3.5, 0.125, 0.0625, 1e15, 1e16, 1e300,
                                     -1e-300, 0.1, 1.0 / 3.0, 65504.0, 5.9604644775390625e-08, 0x1.fffffffffffffp-12,
-                                    0x1.fffffffffffffp+52, 0x1p-64, 0x1.8p-63, 1e19, 123456789012.5};
+                                    0x1.fffffffffffffp+52, 0x1p-64, 0x1.8p-63, 1e19, 123456789012.5,
+                                    /* ties at the seventh digit with long expansions, and the extremes */
+                                    12345650000000000.0, 12345750000000000.0, 1234565e20, 0x1p-1074,
+                                    0x1.fffffffffffffp+1023, 0x1p-149, 0x1.fffffep+127};
    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
       check_float_formats(special[i]);
    check_float_formats(INFINITY);

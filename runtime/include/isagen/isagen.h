@@ -176,8 +176,9 @@ void isa_out_json_string(struct isa_out *o, const char *s, size_t n);
  * on whole numbers), else d.ddde+XX; nan, inf, -inf.  Disassemblers
  * written in Python print floats this way. */
 void isa_out_pyfloat(struct isa_out *o, double d);
-/* printf("%g") and printf("%{width}.{prec}f") of a double, without printf
- * when its exact decimal expansion is short (every GPU immediate). */
+/* printf("%g") and printf("%{width}.{prec}f") of a double, without printf:
+ * %g for every finite value (from its exact decimal expansion), %f when
+ * that expansion is short (every GPU immediate). */
 void isa_out_g(struct isa_out *o, double d);
 void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec);
 /* Spaces until `width` characters have been written since `start` (a
