@@ -756,14 +756,12 @@ static void round_digits(char *digits, int *nd, int *exp10, int keep)
    }
 }
 
-/* printf("%g") of a double (precision 6): from its exact decimal expansion
- * when it has one of at most 15 digits (every GPU immediate), else printf. */
 /* The decimal digits of any finite a > 0, exactly: a is m * 2^e, so it is
  * N / 10^s for the integer N = m * 2^e (e >= 0, s = 0) or m * 5^s (s = -e),
  * worked out in base 10^9.  At most G_DIGITS digits are written, and then a
  * '1' if any that follow is not zero: enough to round to fewer digits, ties
- * to even included.  For %g of the constants no short expansion gives
- * (Midgard prints raw 32-bit ones), which printf took ten times as long for. */
+ * to even included.  Midgard prints raw 32-bit constants, whose expansions
+ * are long: through printf they cost twice as many instructions. */
 enum { G_DIGITS = 8, G_LIMBS = 90 }; /* %g keeps 6; 10^9 limbs: m * 5^1074 has 767 digits */
 static void exact_decimal_any(double a, char *digits, int *nd, int *exp10)
 {
@@ -825,6 +823,7 @@ static void exact_decimal_any(double a, char *digits, int *nd, int *exp10)
    *exp10 = total - 1 - s;
 }
 
+/* printf("%g") of a double (precision 6): its first digits, exact */
 void isa_out_g(struct isa_out *o, double d)
 {
    char digits[G_DIGITS + 2], out[40];

@@ -287,6 +287,44 @@ static inline void *cursor_storage(struct isa_cursor *c)
    return c->own;
 }
 
+/* obj, or when the caller gave none the cursor's own storage (then the
+ * unit isa_cursor_unit returns); NULL when memory runs out */
+static inline void *unit_target(struct isa_cursor *c, void *obj)
+{
+   if (!obj)
+      obj = c->unit = cursor_storage(c);
+   return obj;
+}
+
+/* No memory for the unit: the cursor is over */
+static int out_of_memory(struct isa_cursor *c, struct isa_error *err)
+{
+   c->done = true;
+   return isa_fail(err, ISA_ERR_LIMIT, c->spec->unit->name, 0, "out of memory");
+}
+
+/* Every field of isa_ctx for the unit of `bits` bits at byte `offset`, the
+ * cursor's index-th, one store each (clearing it first costs a rep stos, a
+ * third of the cursor's time on short programs): no states and not last,
+ * which the caller sets when they apply. */
+static inline void unit_ctx(const struct isa_cursor *c, struct isa_ctx *ctx, size_t offset, uint64_t bits,
+                            int failed)
+{
+   ctx->offset = offset;
+   ctx->index = c->index;
+   ctx->size = bits;
+   ctx->last = 0;
+   ctx->prev = c->have_prev ? c->prev : NULL;
+   ctx->program_size = c->len;
+   ctx->next = NULL;
+   ctx->state = NULL;
+   ctx->state_set = NULL;
+   ctx->grown = NULL;
+   ctx->listing = 0;
+   ctx->options = c->options;
+   ctx->failed = failed;
+}
+
 /* After a unit that decoded: the next unit's $prev is this one, the
  * cursor's own, or else a copy, since the caller may reuse obj (the last
  * unit of a program has no successor and is not copied).  The one
@@ -312,14 +350,8 @@ static int next_plain(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, stru
    int r;
    if (c->done) /* set when the input is used up, as well */
       return 0;
-   if (!obj) {
-      obj = cursor_storage(c);
-      if (!obj) {
-         c->done = true;
-         return isa_fail(err, ISA_ERR_LIMIT, spec->unit->name, 0, "out of memory");
-      }
-      c->unit = obj;
-   }
+   if (!(obj = unit_target(c, obj)))
+      return out_of_memory(c, err);
    r = spec->unit->decode(c->buf, c->len, offset * 8, obj, &bits, err);
    if (!r && (bits % 8 || bits == 0))
       r = unit_size_error(spec, bits, err);
@@ -327,21 +359,11 @@ static int next_plain(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, stru
       c->done = true;
       return r;
    }
+   unit_ctx(c, ctx, offset, bits, 0);
+   c->index++;
    c->offset = offset + bits / 8;
    c->done = c->offset >= c->len;
-   ctx->offset = offset;
-   ctx->index = c->index++;
-   ctx->size = bits;
    ctx->last = c->done;
-   ctx->prev = c->have_prev ? c->prev : NULL;
-   ctx->program_size = c->len;
-   ctx->next = NULL;
-   ctx->state = NULL;
-   ctx->state_set = NULL;
-   ctx->grown = NULL;
-   ctx->listing = 0;
-   ctx->options = c->options;
-   ctx->failed = 0;
    if (spec->reads_prev && (obj == c->scratch || !c->done))
       keep_prev(c, obj);
    return 1;
@@ -368,14 +390,8 @@ static int next_general(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, st
          return 0;
       }
    }
-   if (!obj) {
-      obj = cursor_storage(c);
-      if (!obj) {
-         c->done = true;
-         return isa_fail(err, ISA_ERR_LIMIT, spec->unit->name, 0, "out of memory");
-      }
-      c->unit = obj;
-   }
+   if (!(obj = unit_target(c, obj)))
+      return out_of_memory(c, err);
    if (spec->pad_end && c->len - c->offset < spec->max_unit_bytes) {
       /* the end of the input, zero-padded: the last unit may run past it */
       uint8_t *tail = c->tail ? c->tail : c->tail_bytes;
@@ -394,21 +410,7 @@ static int next_general(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, st
       c->done = true;
       return r;
    }
-   /* every field of isa_ctx, one store each (clearing it first costs a
-    * rep stos, a third of the cursor's time on short programs) */
-   ctx->offset = c->offset;
-   ctx->index = c->index;
-   ctx->size = (uint64_t)size * 8;
-   ctx->last = 0;
-   ctx->prev = c->have_prev ? c->prev : NULL;
-   ctx->program_size = c->len;
-   ctx->next = NULL;
-   ctx->state = NULL;
-   ctx->state_set = NULL;
-   ctx->grown = NULL;
-   ctx->listing = 0;
-   ctx->options = c->options;
-   ctx->failed = failed;
+   unit_ctx(c, ctx, c->offset, (uint64_t)size * 8, failed);
    c->offset += size;
    c->index++;
    if (spec->step) {
