@@ -1,4 +1,5 @@
 /* Output sinks: a FILE* or a caller's buffer.  Printers never allocate. */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -138,8 +139,26 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
 }
 
 /* 10^0 to 10^12: isa_out_int_w's widths and isa_out_fixed's precisions */
-static const uint64_t powers_of_10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-                                        1000000000, 10000000000, 100000000000, 1000000000000};
+static const uint64_t powers_of_10[] = {1,
+                                        10,
+                                        100,
+                                        1000,
+                                        10000,
+                                        100000,
+                                        1000000,
+                                        10000000,
+                                        100000000,
+                                        1000000000,
+                                        10000000000,
+                                        100000000000,
+                                        1000000000000,
+                                        10000000000000,
+                                        100000000000000,
+                                        1000000000000000,
+                                        10000000000000000,
+                                        100000000000000000,
+                                        1000000000000000000,
+                                        10000000000000000000u};
 
 /* hex digits, lower case (isa_out_hex, put_number, JSON's \u00XX) */
 static const char hex_digits[] = "0123456789abcdef";
@@ -600,13 +619,29 @@ void isa_out_item(struct isa_out *o, const struct isa_out *item)
  * shortest that reads back (a shorter decimal is further from it than half
  * a unit in the last place).  The immediates of the GPU encodings (small
  * dyadic values) all are; 0 when a is not. */
-/* a = *m * 2^exp with *m odd (or 0): the exact binary form of a finite a >= 0 */
+/* a = *m * 2^exp with *m odd (or 0): the exact binary form of a finite a >= 0.
+ * Read off the bits where doubles are IEEE binary64 (frexp and ldexp are
+ * library calls, a fifth of a short %g). */
 static int binary_form(double a, uint64_t *m)
 {
    int e;
+   uint64_t mi;
+#if DBL_MANT_DIG == 53 && DBL_MAX_EXP == 1024 && FLT_RADIX == 2
+   uint64_t b;
+   memcpy(&b, &a, sizeof b);
+   e = (int)(b >> 52 & 0x7FF);
+   mi = b & ((UINT64_C(1) << 52) - 1);
+   if (e) {
+      mi |= UINT64_C(1) << 52;
+      e -= 1075;
+   } else {
+      e = -1074; /* subnormal */
+   }
+#else
    double f = frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
-   uint64_t mi = (uint64_t)ldexp(f, 53);
+   mi = (uint64_t)ldexp(f, 53);
    e -= 53;
+#endif
    if (!mi) {
       *m = 0;
       return 0;
@@ -823,24 +858,78 @@ static void exact_decimal_any(double a, char *digits, int *nd, int *exp10)
    *exp10 = total - 1 - s;
 }
 
+/* %g's six digits of a = m * 2^e > 0 (m odd) by 64-bit arithmetic alone,
+ * when q = a * 10^p is a whole number of at least six digits below 2^64
+ * for p = 19 - (m's digits): then q's integer part and the s = -e bits
+ * below it are a exactly, and its first six digits round (ties to even)
+ * with one division.  Every binary32 value from 10^-6 to 2^27 and binary16
+ * one from 10^-10 qualifies (Midgard's constants and inline halves,
+ * mostly); false for any other a, which exact_decimal_any takes. */
+static bool g_digits_short(uint64_t m, int e, char *digits, int *exp10)
+{
+   uint64_t x, q, low, div, hi, r;
+   int s = e < 0 ? -e : 0, p, d;
+   bool up;
+   if (e > 0) {
+      if (e > 63 || m > UINT64_MAX >> 1 >> e)
+         return false;
+      m <<= e;
+   }
+   for (p = 19; p > 0 && m >= powers_of_10[19 - p]; p--)
+      ;
+   if (s > 63 || p == 0)
+      return false;
+   x = m * powers_of_10[p]; /* m < 10^(19 - p): x < 10^19 */
+   q = x >> s;
+   low = x & ((UINT64_C(1) << s) - 1); /* s <= 63 */
+   if (q < 100000)
+      return false;
+   for (d = 6; d < 20 && q >= powers_of_10[d]; d++) /* q's digits: 6..19 */
+      ;
+   *exp10 = d - 1 - p;
+   div = powers_of_10[d - 6];
+   hi = q / div;
+   r = q % div;
+   if (div == 1) /* the rest is low / 2^s alone: above half, or half and hi odd */
+      up = s && (low > UINT64_C(1) << (s - 1) || (low == UINT64_C(1) << (s - 1) && (hi & 1)));
+   else /* div is even: only r decides, low breaks a tie */
+      up = 2 * r > div || (2 * r == div && (low || (hi & 1)));
+   hi += up;
+   if (hi == 1000000) {
+      hi = 100000;
+      ++*exp10;
+   }
+   six_digits(digits, (uint32_t)hi);
+   return true;
+}
+
 /* printf("%g") of a double (precision 6): its first digits, exact */
 void isa_out_g(struct isa_out *o, double d)
 {
    char digits[G_DIGITS + 2], out[40];
    int nd, exp10, k = 0;
-   if (!isfinite(d)) {
-      isa_out_fmt(o, "%g", d);
-      return;
-   }
    if (signbit(d))
       out[k++] = '-';
+   if (!isfinite(d)) { /* glibc's %g */
+      memcpy(out + k, isnan(d) ? "nan" : "inf", 3);
+      isa_out_mem(o, out, (size_t)k + 3);
+      return;
+   }
    if (d == 0) {
       out[k++] = '0';
       isa_out_mem(o, out, (size_t)k);
       return;
    }
-   exact_decimal_any(fabs(d), digits, &nd, &exp10);
-   round_digits(digits, &nd, &exp10, 6);
+   {
+      uint64_t m;
+      int e = binary_form(fabs(d), &m);
+      if (g_digits_short(m, e, digits, &exp10)) {
+         nd = 6;
+      } else {
+         exact_decimal_any(fabs(d), digits, &nd, &exp10);
+         round_digits(digits, &nd, &exp10, 6);
+      }
+   }
    while (nd > 1 && digits[nd - 1] == '0')
       nd--;
    if (exp10 < -4 || exp10 >= 6) {

@@ -60,9 +60,10 @@ static void own_nothing(struct isa_cursor *c)
  * a program that writes no more of them allocates nothing else. */
 #define GROWN_INLINE 64
 
-/* What a cursor allocates for a program, in one block (one malloc and one
- * free per program, not one per part: the parts below cost Midgard's
- * printing 12% of its instructions as separate allocations).  Each part's
+/* What a cursor needs for a program, in one block: the cursor's own
+ * c->block when it fits (Midgard, TGSI), else one malloc and one free per
+ * program, not one per part (the parts below cost Midgard's printing 12%
+ * of its instructions as separate allocations).  Each part's
  * offset in the block; the block starts with the writes, so c->writes is
  * where it starts.  A unit over ISA_CURSOR_UNIT_BYTES that the caller gives
  * none for (a spec that reads no $prev) is not in it: it is allocated only
@@ -131,12 +132,12 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    block_layout(spec, &l);
    if (!l.size)
       return ISA_OK;
-   block = (char *)malloc(l.size);
+   block = l.size <= sizeof c->block ? (char *)c->block.bytes : (char *)malloc(l.size);
    if (!block) {
       c->done = true;
       return ISA_ERR_LIMIT;
    }
-   c->allocated = true;
+   c->allocated = true; /* the block, and what grows out of it */
    c->writes = (struct isa_state_write *)(void *)(block + l.writes);
    if (l.big_prev) {
       c->prev = block + l.prev;
@@ -187,7 +188,8 @@ void isa_cursor_fini(struct isa_cursor *c)
          free(c->grown[j].set);
       }
    }
-   free(c->writes); /* the block, or NULL */
+   if ((void *)c->writes != (void *)c->block.bytes)
+      free(c->writes); /* the block on the heap, or NULL */
    if (c->own != c->units[0].bytes)
       free(c->own);
    own_nothing(c);

@@ -85,6 +85,18 @@ Test(expr, helpers_have_no_undefined_behaviour)
    cr_assert_eq(isa_x_div(INT64_MIN, -1), INT64_MIN);
    cr_assert_eq(isa_x_div(-7, 2), -3); /* C truncates toward zero */
    cr_assert_eq(isa_x_mod(-7, 2), -1);
+   /* powers of two take a shift and a mask: the same answers */
+   for (int64_t a = -70; a <= 70; a++)
+      for (int64_t b = 1; b <= 64; b *= 2) {
+         cr_assert_eq(isa_x_div(a, b), a / b, "%lld / %lld", (long long)a, (long long)b);
+         cr_assert_eq(isa_x_mod(a, b), a % b, "%lld %% %lld", (long long)a, (long long)b);
+      }
+   cr_assert_eq(isa_x_div(INT64_MAX, INT64_C(1) << 62), 1);
+   cr_assert_eq(isa_x_mod(INT64_MAX, INT64_C(1) << 62), (INT64_C(1) << 62) - 1);
+   cr_assert_eq(isa_x_div(INT64_MIN, 2), INT64_MIN / 2);
+   cr_assert_eq(isa_x_popcount(0), 0);
+   cr_assert_eq(isa_x_popcount(0x55), 4);
+   cr_assert_eq(isa_x_popcount(INT64_MIN), 1);
    cr_assert_eq(isa_x_shl(1, 64), 0);
    cr_assert_eq(isa_x_shl(1, -1), 0);
    cr_assert_eq(isa_x_shr(-8, 1), -4);

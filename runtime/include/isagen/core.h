@@ -364,16 +364,25 @@ static inline int64_t isa_x_add(int64_t a, int64_t b) { return (int64_t)((uint64
 static inline int64_t isa_x_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 static inline int64_t isa_x_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 static inline int64_t isa_x_neg(int64_t a) { return (int64_t)(0 - (uint64_t)a); }
+/* Division and remainder by a power of two (a lane's size, a unit's
+ * width) are a shift and a mask when a >= 0: an idiv per loop step was
+ * the hottest instruction of Midgard's write-mask printer. */
 static inline int64_t isa_x_div(int64_t a, int64_t b)
 {
    if (b == 0 || (b == -1 && a == INT64_MIN))
       return b == 0 ? 0 : a;
+#if defined(__GNUC__)
+   if (a >= 0 && b > 0 && (b & (b - 1)) == 0)
+      return a >> __builtin_ctzll((unsigned long long)b);
+#endif
    return a / b;
 }
 static inline int64_t isa_x_mod(int64_t a, int64_t b)
 {
    if (b == 0 || b == -1)
       return 0;
+   if (a >= 0 && b > 0 && (b & (b - 1)) == 0)
+      return a & (b - 1);
    return a % b;
 }
 static inline int64_t isa_x_shl(int64_t a, int64_t b)
@@ -398,13 +407,12 @@ static inline int64_t isa_x_bits(int64_t a, int64_t lo, int64_t width)
 }
 static inline int64_t isa_x_popcount(int64_t a)
 {
+   /* without a branch per bit set (write masks: one per lane) */
    uint64_t v = (uint64_t)a;
-   int64_t n = 0;
-   while (v) {
-      v &= v - 1;
-      n++;
-   }
-   return n;
+   v = v - (v >> 1 & UINT64_C(0x5555555555555555));
+   v = (v & UINT64_C(0x3333333333333333)) + (v >> 2 & UINT64_C(0x3333333333333333));
+   v = (v + (v >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+   return (int64_t)(v * UINT64_C(0x0101010101010101) >> 56);
 }
 static inline int64_t isa_x_sext(int64_t a, int64_t width)
 {

@@ -588,6 +588,7 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
  *   if (r < 0) ... err says why decoding stopped at c.offset ...
  */
 #define ISA_CURSOR_UNIT_BYTES 512
+#define ISA_CURSOR_BLOCK_BYTES 1024
 struct isa_cursor {
    const struct isa_spec *spec;
    const uint8_t *buf;
@@ -595,7 +596,7 @@ struct isa_cursor {
    size_t offset;  /* where the next unit starts */
    uint64_t index; /* units decoded so far */
    bool done;
-   bool allocated; /* something below is on the heap (isa_cursor_fini frees it) */
+   bool allocated; /* isa_cursor_fini may have something to free: the block, or what grew out of it */
    /* the spec's stream is plain: units one after the other until the
     * input ends, with no count, stop, states, skipped zero words, padding,
     * resync or first unit to mind (isa_cursor_next then takes a shorter
@@ -632,6 +633,13 @@ struct isa_cursor {
       max_align_t align;
       unsigned char bytes[ISA_CURSOR_UNIT_BYTES];
    } units[2];
+   /* what the cursor needs per program (states, their writes, the first
+    * elements of growing arrays), here when it fits: Midgard's 720 bytes
+    * and TGSI's 340 cost a malloc and a free per program otherwise */
+   union {
+      max_align_t align;
+      unsigned char bytes[ISA_CURSOR_BLOCK_BYTES];
+   } block;
 };
 
 /* Returns ISA_OK, or ISA_ERR_LIMIT when the memory the spec's stream needs
