@@ -858,48 +858,60 @@ static void exact_decimal_any(double a, char *digits, int *nd, int *exp10)
    *exp10 = total - 1 - s;
 }
 
-/* %g's six digits of a = m * 2^e > 0 (m odd) by 64-bit arithmetic alone,
- * when q = a * 10^p is a whole number of at least six digits below 2^64
- * for p = 19 - (m's digits): then q's integer part and the s = -e bits
- * below it are a exactly, and its first six digits round (ties to even)
- * with one division.  Every binary32 value from 10^-6 to 2^27 and binary16
- * one from 10^-10 qualifies (Midgard's constants and inline halves,
- * mostly); false for any other a, which exact_decimal_any takes. */
-static bool g_digits_short(uint64_t m, int e, char *digits, int *exp10)
+/* %g's six digits of a finite a > 0 in double arithmetic, when that is
+ * sure to give them: y = a * 10^(5 - exp10) in [10^5, 10^6) is off by at
+ * most four roundings (the two powers of ten and the two products, under
+ * 5e-10 in all), so rounding y to a whole number is exact unless its
+ * fraction is near one half (a tie, or close to one), and the exponent is
+ * exact unless y is near 10^5 or 10^6.  false in those cases (about one in
+ * ten million), which exact_decimal_any takes.  Short values cost a
+ * twentieth of that, and so do Midgard's raw constants read as floats
+ * (subnormals, huge exponents), whose exact expansions are long. */
+static bool g_digits_scaled(double a, char *digits, int *exp10)
 {
-   uint64_t x, q, low, div, hi, r;
-   int s = e < 0 ? -e : 0, p, d;
-   bool up;
-   if (e > 0) {
-      if (e > 63 || m > UINT64_MAX >> 1 >> e)
+   /* 10^(16i), i = -19..19, and 10^r, r = 0..25: each correctly rounded */
+   static const double p16[39] = {1e-304, 1e-288, 1e-272, 1e-256, 1e-240, 1e-224, 1e-208, 1e-192, 1e-176, 1e-160,
+                                  1e-144, 1e-128, 1e-112, 1e-96,  1e-80,  1e-64,  1e-48,  1e-32,  1e-16,  1e0,
+                                  1e16,   1e32,   1e48,   1e64,   1e80,   1e96,   1e112,  1e128,  1e144,  1e160,
+                                  1e176,  1e192,  1e208,  1e224,  1e240,  1e256,  1e272,  1e288,  1e304};
+   static const double p1[26] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11, 1e12,
+                                 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25};
+   uint64_t m;
+   int e2 = binary_form(a, &m), x, k, i;
+   double y, f;
+   uint32_t q;
+   /* a = m * 2^e2 with m odd: a's own exponent (floor(log2(a))), then
+    * exp10 is floor or floor + 1 of that times log10(2) */
+#if defined(__GNUC__)
+   e2 += 63 - __builtin_clzll(m);
+#else
+   for (uint64_t t = m >> 1; t; t >>= 1)
+      e2++;
+#endif
+   x = (int)floor(e2 * 0.30102999566398120);
+   k = 5 - x; /* -303..329 */
+   i = k >= 0 ? (k / 16 < 19 ? k / 16 : 19) : -((-k + 15) / 16);
+   if (i < -19)
+      return false;
+   y = a * p16[i + 19] * p1[k - 16 * i];
+   if (y >= 999999.999) { /* exp10 is x + 1 */
+      if (y < 1000000.001)
          return false;
-      m <<= e;
+      x++;
+      y = a * p16[i + 19] * p1[k - 16 * i] / 10;
    }
-   for (p = 19; p > 0 && m >= powers_of_10[19 - p]; p--)
-      ;
-   if (s > 63 || p == 0)
+   if (y < 100000.001 || y >= 999999.999)
       return false;
-   x = m * powers_of_10[p]; /* m < 10^(19 - p): x < 10^19 */
-   q = x >> s;
-   low = x & ((UINT64_C(1) << s) - 1); /* s <= 63 */
-   if (q < 100000)
+   f = floor(y);
+   if (fabs(y - f - 0.5) < 1e-7)
       return false;
-   for (d = 6; d < 20 && q >= powers_of_10[d]; d++) /* q's digits: 6..19 */
-      ;
-   *exp10 = d - 1 - p;
-   div = powers_of_10[d - 6];
-   hi = q / div;
-   r = q % div;
-   if (div == 1) /* the rest is low / 2^s alone: above half, or half and hi odd */
-      up = s && (low > UINT64_C(1) << (s - 1) || (low == UINT64_C(1) << (s - 1) && (hi & 1)));
-   else /* div is even: only r decides, low breaks a tie */
-      up = 2 * r > div || (2 * r == div && (low || (hi & 1)));
-   hi += up;
-   if (hi == 1000000) {
-      hi = 100000;
-      ++*exp10;
+   q = (uint32_t)f + (y - f > 0.5);
+   if (q == 1000000) {
+      q = 100000;
+      x++;
    }
-   six_digits(digits, (uint32_t)hi);
+   six_digits(digits, q);
+   *exp10 = x;
    return true;
 }
 
@@ -920,15 +932,11 @@ void isa_out_g(struct isa_out *o, double d)
       isa_out_mem(o, out, (size_t)k);
       return;
    }
-   {
-      uint64_t m;
-      int e = binary_form(fabs(d), &m);
-      if (g_digits_short(m, e, digits, &exp10)) {
-         nd = 6;
-      } else {
-         exact_decimal_any(fabs(d), digits, &nd, &exp10);
-         round_digits(digits, &nd, &exp10, 6);
-      }
+   if (g_digits_scaled(fabs(d), digits, &exp10)) {
+      nd = 6;
+   } else {
+      exact_decimal_any(fabs(d), digits, &nd, &exp10);
+      round_digits(digits, &nd, &exp10, 6);
    }
    while (nd > 1 && digits[nd - 1] == '0')
       nd--;
