@@ -77,6 +77,26 @@ static inline const char *${n.enum_name_fn(e)}(uint32_t v)
    default: return 0;
    }
 }
+
+<% words = n.enum_name_bits(e) %>\
+% if words:
+/* Whether a ${e.name} value is named: a bit per value, not a branch on it. */
+static inline int64_t ${n.enum_has_name_fn(e)}(uint32_t v)
+{
+   static const uint64_t named[${len(words)}] = {
+%   for ln in g.cwriter.wrapped_list(['UINT64_C(0x%X)' % w for w in words], '      ', 100, ','):
+${ln}
+%   endfor
+   };
+   return v < ${64 * len(words)}u && (named[v / 64] >> (v % 64) & 1);
+}
+% else:
+/* Whether a ${e.name} value is named. */
+static inline int64_t ${n.enum_has_name_fn(e)}(uint32_t v)
+{
+   return ${n.enum_name_fn(e)}(v) != 0;
+}
+% endif
 %   for p in e.properties:
 
 %     for ln in g.doc_comment('%s property %s' % (e.name, p.name), p.doc):

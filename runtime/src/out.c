@@ -258,6 +258,29 @@ static inline void num_w(struct isa_out *o, uint64_t u, int negative, unsigned b
       isa_out_mem(o, s, n);
 }
 
+/* printf("%[0][width]ll{x,X}") of u: its digit count from its highest bit
+ * set and a nibble per digit, not a division and a test per digit
+ * (Midgard prints four 32-bit constants in hex per ALU bundle). */
+static inline void hex_w(struct isa_out *o, uint64_t u, int upper, unsigned width, int zero)
+{
+   const char *digits = upper ? "0123456789ABCDEF" : hex_digits;
+#if defined(__GNUC__)
+   unsigned nd = u ? (67 - (unsigned)__builtin_clzll(u)) / 4 : 1;
+#else
+   unsigned nd = count_digits(u, 16);
+#endif
+   unsigned n = width > 64 ? 64 : width < nd ? nd : width;
+   char s[64], *p = isa_out_room(o, n), *b = p ? p : s, *e = b + n;
+   for (unsigned i = 0; i < nd; i++, u >>= 4)
+      *--e = digits[u & 15];
+   if (e > b)
+      memset(b, zero ? '0' : ' ', (size_t)(e - b));
+   if (p)
+      isa_out_commit(o, n);
+   else
+      isa_out_mem(o, s, n);
+}
+
 void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero)
 {
    switch (base) {
@@ -265,7 +288,10 @@ void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, i
       num_w(o, u, negative, 10, upper, width, zero);
       return;
    case 16:
-      num_w(o, u, negative, 16, upper, width, zero);
+      if (!negative)
+         hex_w(o, u, upper, width, zero);
+      else
+         num_w(o, u, negative, 16, upper, width, zero);
       return;
    default:
       num_w(o, u, negative, base, upper, width, zero);
