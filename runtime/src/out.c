@@ -944,7 +944,7 @@ static bool g_digits_scaled(double a, char *digits, int *exp10)
 /* printf("%g") of a double (precision 6): its first digits, exact */
 void isa_out_g(struct isa_out *o, double d)
 {
-   char digits[G_DIGITS + 2], out[40];
+   char digits[G_DIGITS + 2] = {0}, out[40]; /* {0}: gcc -O3 cannot see six_digits fill it */
    int nd, exp10, k = 0;
    if (signbit(d))
       out[k++] = '-';

@@ -87,11 +87,13 @@ static void block_layout(const struct isa_spec *spec, struct block_layout *l)
    const size_t unit = spec->unit->c_size, big = sizeof(((struct isa_cursor *)0)->units[0]);
    const bool lazy = spec->n_state > LAZY_STATES;
    size_t size = 0;
-   memset(l, 0, sizeof *l);
+   /* field by field, not a memset: a rep stos, slow to start, per program */
    l->big_prev = spec->reads_prev && unit > big;
    l->big_tail = spec->pad_end && spec->max_unit_bytes > sizeof(((struct isa_cursor *)0)->tail_bytes);
-   if (!spec->step && !spec->n_state && !spec->n_grown && !l->big_prev && !l->big_tail)
+   if (!spec->step && !spec->n_state && !spec->n_grown && !l->big_prev && !l->big_tail) {
+      l->size = 0;
       return;
+   }
    l->writes = block_part(&size, (spec->max_state_writes + 1) * sizeof(struct isa_state_write));
    l->state = block_part(&size, spec->n_state * sizeof(int64_t));
    l->state_set = block_part(&size, lazy ? (spec->n_state + 63) / 64 * sizeof(uint64_t) : 0);
