@@ -46,6 +46,12 @@ def doc_text(element):
     return textwrap.dedent(d.text.strip("\n")).strip()
 
 
+
+# Names a <property> cannot have: <value>'s own attributes, and the
+# functions every enum gets beside its properties' (cgen/names.py:
+# PREFIX_ENUM_name, _has_name, _write).
+RESERVED_PROPERTIES = ("name", "value", "display", "src", "has_name", "write")
+
 class Builder:
     def __init__(self, document, diags: Diagnostics):
         self.doc = document
@@ -249,6 +255,10 @@ class Builder:
         values, names, nums = [], {}, {}
         e = Enum(el.get("name"), self.integer(el, "width"), values, doc_text(el), self.src(el), self.loc(el))
         for p in el.findall("property"):
+            if p.get("name") in RESERVED_PROPERTIES:
+                self.error(self.aloc(p, "name"), f"property name '{p.get('name')}' of enum '{e.name}' is reserved "
+                           f"(a <value> attribute, or a function generated for every enum)")
+                continue
             if e.property_named(p.get("name")):
                 self.error(self.aloc(p, "name"), f"duplicate property '{p.get('name')}' of enum '{e.name}'")
                 continue
