@@ -49,8 +49,9 @@ def doc_text(element):
 
 # Names a <property> cannot have: <value>'s own attributes, and the
 # functions every enum gets beside its properties' (cgen/names.py:
-# PREFIX_ENUM_name, _has_name, _write).
-RESERVED_PROPERTIES = ("name", "value", "display", "src", "has_name", "write")
+# PREFIX_ENUM_name, _named, _write, _put; one word each, so that no two
+# enums' functions share a name).
+RESERVED_PROPERTIES = ("name", "value", "display", "src", "named", "write", "put")
 
 class Builder:
     def __init__(self, document, diags: Diagnostics):

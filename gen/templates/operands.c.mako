@@ -16,9 +16,14 @@
 %   for ln in g.signature('unsigned ' + n.op_fn(o, 'case'), params, static=True, end=';'):
 ${ln}
 %   endfor
-%   for ln in g.signature('void ' + n.op_fn(o, 'print'), ['struct isa_out *out'] + params, static=True, end=';'):
+%   for ln in g.signature(('ISA_MAYBE_UNUSED void ' if g.printer.operand_puts(o) else 'void ') + n.op_fn(o, 'print'), ['struct isa_out *out'] + params, static=True, end=';'):
 ${ln}
 %   endfor
+%   if g.printer.operand_puts(o):
+%     for ln in g.signature('char *' + n.op_fn(o, 'put'), ['char *run_p'] + params, static=True, end=';'):
+${ln}
+%     endfor
+%   endif
 %   if g.validator.reaches_undefined(o):
 %     for ln in g.signature('void ' + n.op_fn(o, 'check'), ['struct isa_findings *f', 'const struct isa_path *path', 'const char *field'] + params, static=True, end=';'):
 ${ln}
@@ -38,9 +43,18 @@ ${ln}
 ${ln}
 %   endfor
 
+%   if g.printer.operand_puts(o):
+<% body = g.printer.operand_put_body(o) %>\
+<% body.items[:0] = ['(void)ctx;'] + (['(void)v;'] if o.owner is not None else []) %>\
+%     for ln in g.function(('char *' + n.op_fn(o, 'put'), ['char *run_p'] + params), body, static=True):
+${ln}
+%     endfor
+
+%   endif
 <% body = g.printer.operand_print_body(o) %>\
 <% body.items[:0] = ['(void)ctx;'] + (['(void)v;'] if o.owner is not None else []) %>\
-%   for ln in g.function(('void ' + n.op_fn(o, 'print'), ['struct isa_out *out'] + params), body, static=True):
+<% unused_ok = 'ISA_MAYBE_UNUSED void ' if g.printer.operand_puts(o) else 'void ' %>\
+%   for ln in g.function((unused_ok + n.op_fn(o, 'print'), ['struct isa_out *out'] + params), body, static=True):
 ${ln}
 %   endfor
 %   if g.validator.reaches_undefined(o):

@@ -22,17 +22,18 @@ ${ln}
 % endfor
 % for e in spec.enums:
 <% table = g.enum_name_table(e) %>\
-
-/* ${e.name}: its name, or its number when it has none, by known length */
-static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, int64_t v)
-{
 %   if table and table["kind"] == "padded":
 <% width, names, lens = table["width"], table["names"], table["lens"] %>\
+
+/* ${e.name} into a run (isa_out_run_begin): its name, or its number when it has none; writes at most
+ * ${max(width, 20)} bytes */
+static inline ISA_MAYBE_UNUSED char *${n.enum_put_fn(e)}(char *p, int64_t v)
+{
 %     if all(x == 1 for x in lens) and len(names) <= 64:
    /* every value named by one character */
    if ((uint64_t)v < ${len(names)}u) {
-      isa_out_char(out, ${g.c_string(''.join(names))}[v]);
-      return;
+      *p = ${g.c_string(''.join(names))}[v];
+      return p + 1;
    }
 %     else:
    /* names padded to ${width} bytes: one ${width}-byte copy, then the length (255: no name) */
@@ -47,43 +48,52 @@ static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, i
 %       endfor
    };
    if ((uint64_t)v < ${len(names)}u && lens[v] != 255) {
-      if (out->end - out->cur >= ${width}) {
-         memcpy(out->cur, names[v], ${width});
-         out->cur += lens[v];
-      } else {
-         isa_out_mem(out, names[v], lens[v]);
-      }
-      return;
+      memcpy(p, names[v], ${width});
+      return p + lens[v];
    }
 %     endif
-   isa_out_int(out, v);
-%   elif table:
+   return isa_put_int(p, v);
+}
+
+/* ${e.name}: its name, or its number when it has none */
+static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, int64_t v)
+{
+   char *s = isa_out_run_begin(out, ${max(width, 20)});
+   isa_out_run_end(out, s, ${n.enum_put_fn(e)}(s, v));
+}
+%   else:
+
+/* ${e.name}: its name, or its number when it has none, by known length */
+static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, int64_t v)
+{
+%     if table:
 <% names, lens = table["names"], table["lens"] %>\
    /* a row per value, and its length (255: no name) */
    static const char names[${len(names)}][${table["width"]}] = {
-%     for ln in g.wrap_items([g.c_string(x) for x in names]):
+%       for ln in g.wrap_items([g.c_string(x) for x in names]):
       ${ln}
-%     endfor
+%       endfor
    };
    static const unsigned char lens[${len(names)}] = {
-%     for ln in g.wrap_items([str(x) for x in lens]):
+%       for ln in g.wrap_items([str(x) for x in lens]):
       ${ln}
-%     endfor
+%       endfor
    };
    if ((uint64_t)v < ${len(names)}u && lens[v] != 255) {
       isa_out_mem(out, names[v], lens[v]);
       return;
    }
    isa_out_int(out, v);
-%   else:
+%     else:
    switch ((uint32_t)v) {
-%     for v in e.values:
+%       for v in e.values:
    case ${v.value}: isa_out_mem(out, ${g.c_string(v.display)}, ${len(v.display.encode('utf-8'))}); return;
-%     endfor
+%       endfor
    default: isa_out_int(out, v); return;
    }
-%   endif
+%     endif
 }
+%   endif
 % endfor
 <%include file="operands.c.mako"/>
 <%include file="printers.c.mako"/>

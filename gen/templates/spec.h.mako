@@ -81,7 +81,7 @@ static inline const char *${n.enum_name_fn(e)}(uint32_t v)
 <% words = n.enum_name_bits(e) %>\
 % if words:
 /* Whether a ${e.name} value is named: a bit per value, not a branch on it. */
-static inline int64_t ${n.enum_has_name_fn(e)}(uint32_t v)
+static inline int64_t ${n.enum_named_fn(e)}(uint32_t v)
 {
    static const uint64_t named[${len(words)}] = {
 %   for ln in g.cwriter.wrapped_list(['UINT64_C(0x%X)' % w for w in words], '      ', 100, ','):
@@ -92,7 +92,7 @@ ${ln}
 }
 % else:
 /* Whether a ${e.name} value is named. */
-static inline int64_t ${n.enum_has_name_fn(e)}(uint32_t v)
+static inline int64_t ${n.enum_named_fn(e)}(uint32_t v)
 {
    return ${n.enum_name_fn(e)}(v) != 0;
 }

@@ -138,7 +138,7 @@ void isa_out_fmt(struct isa_out *o, const char *fmt, ...)
    }
 }
 
-/* 10^0 to 10^12: isa_out_int_w's widths and isa_out_fixed's precisions */
+/* 10^0 to 10^19: isa_out_int_w's widths, isa_out_fixed's precisions, %g's digit counts */
 static const uint64_t powers_of_10[] = {1,
                                         10,
                                         100,
@@ -223,45 +223,43 @@ static inline void put_number(char *p, size_t n, uint64_t u, int negative, unsig
 
 /* printf("%[0][width]lld") without printf: printers pad listing columns and
  * indentation this way on every unit. */
-void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero)
+char *isa_put_int_w(char *p, int64_t v, unsigned width, int zero)
 {
    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-   if (v >= 0 && width > 0 && width < sizeof powers_of_10 / sizeof powers_of_10[0] && u < powers_of_10[width] &&
-       o->end - o->cur >= (ptrdiff_t)width) {
+   if (v >= 0 && width > 0 && width < sizeof powers_of_10 / sizeof powers_of_10[0] && u < powers_of_10[width]) {
       /* as wide as asked (a listing's %03d index): digits from the right,
        * then the padding */
-      char *e = o->cur + width, *p = put_decimal(e, u);
-      while (p > o->cur)
-         *--p = zero ? '0' : ' ';
-      o->cur = e;
-      return;
+      char *e = p + width, *d = put_decimal(e, u);
+      while (d > p)
+         *--d = zero ? '0' : ' ';
+      return e;
    }
-   isa_out_num_w(o, u, v < 0, 10, 0, width, zero);
+   return isa_put_num_w(p, u, v < 0, 10, 0, width, zero);
+}
+
+void isa_out_int_w(struct isa_out *o, int64_t v, unsigned width, int zero)
+{
+   char *s = isa_out_run_begin(o, width > 24 ? (width > 64 ? 64 : width) : 24);
+   isa_out_run_end(o, s, isa_put_int_w(s, v, width, zero));
 }
 
 /* printf("%[0][width]ll{u,o,x,X}") of u (negative: a '-' before it).
  * Inlined per base below, so that its divisions are by a constant. */
-static inline void num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width,
-                         int zero)
+static inline char *num_w(char *p, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero)
 {
    size_t n = count_digits(u, base) + (negative ? 1 : 0);
-   char s[96], *p;
    if (width > 64)
       width = 64;
    if (n < width)
       n = width;
-   p = isa_out_room(o, n);
-   put_number(p ? p : s, n, u, negative, base, upper, zero);
-   if (p)
-      isa_out_commit(o, n);
-   else
-      isa_out_mem(o, s, n);
+   put_number(p, n, u, negative, base, upper, zero);
+   return p + n;
 }
 
 /* printf("%[0][width]ll{x,X}") of u: its digit count from its highest bit
  * set and a nibble per digit, not a division and a test per digit
  * (Midgard prints four 32-bit constants in hex per ALU bundle). */
-static inline void hex_w(struct isa_out *o, uint64_t u, int upper, unsigned width, int zero)
+static inline char *hex_w(char *p, uint64_t u, int upper, unsigned width, int zero)
 {
    const char *digits = upper ? "0123456789ABCDEF" : hex_digits;
 #if defined(__GNUC__)
@@ -270,33 +268,43 @@ static inline void hex_w(struct isa_out *o, uint64_t u, int upper, unsigned widt
    unsigned nd = count_digits(u, 16);
 #endif
    unsigned n = width > 64 ? 64 : width < nd ? nd : width;
-   char s[64], *p = isa_out_room(o, n), *b = p ? p : s, *e = b + n;
+   char *e = p + n;
    for (unsigned i = 0; i < nd; i++, u >>= 4)
       *--e = digits[u & 15];
-   if (e > b)
-      memset(b, zero ? '0' : ' ', (size_t)(e - b));
-   if (p)
-      isa_out_commit(o, n);
-   else
-      isa_out_mem(o, s, n);
+   if (e > p)
+      memset(p, zero ? '0' : ' ', (size_t)(e - p));
+   return p + n;
+}
+
+char *isa_put_num_w(char *p, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero)
+{
+   switch (base) {
+   case 10:
+      return num_w(p, u, negative, 10, upper, width, zero);
+   case 16:
+      return negative ? num_w(p, u, negative, 16, upper, width, zero) : hex_w(p, u, upper, width, zero);
+   default:
+      return num_w(p, u, negative, base, upper, width, zero);
+   }
 }
 
 void isa_out_num_w(struct isa_out *o, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero)
 {
-   switch (base) {
-   case 10:
-      num_w(o, u, negative, 10, upper, width, zero);
-      return;
-   case 16:
-      if (!negative)
-         hex_w(o, u, upper, width, zero);
-      else
-         num_w(o, u, negative, 16, upper, width, zero);
-      return;
-   default:
-      num_w(o, u, negative, base, upper, width, zero);
-      return;
-   }
+   /* base 8 and up: 22 digits and a sign; base 2: 64 and a sign */
+   const unsigned most = base >= 8 ? 24 : 65;
+   char *s = isa_out_run_begin(o, width > most ? (width > 64 ? 64 : width) : most);
+   isa_out_run_end(o, s, isa_put_num_w(s, u, negative, base, upper, width, zero));
+}
+
+/* isa_put_int's numbers outside -99..99 */
+char *isa_put_int_slow(char *p, int64_t v)
+{
+   uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+   size_t n = count_digits(u, 10) + (v < 0 ? 1 : 0);
+   char *e = put_decimal(p + n, u);
+   if (v < 0)
+      *--e = '-';
+   return p + n;
 }
 
 /* Decimal without printf: isa_out_int's numbers outside -99..99 (a long
@@ -331,17 +339,18 @@ static inline void six_digits(char *p, uint32_t v)
 /* A binary16 value is m * 2^-24 with m < 2^41: its integer part is m >> 24,
  * and its 24-bit fraction times 10^6 fits 64 bits, so the six decimals
  * printf("%f") shows are that product shifted, rounded half to even. */
-void isa_out_half_f(struct isa_out *o, uint64_t h)
+char *isa_put_half_f(char *p, uint64_t h)
 {
    const unsigned sign = (unsigned)(h >> 15) & 1, exp = (unsigned)(h >> 10) & 31, frac = (unsigned)h & 1023;
    const uint64_t half = UINT64_C(1) << 23;
    uint64_t m, scaled;
    uint32_t ip, f, rem, carry, nd;
-   char s[16], d[12] = {0}, *room, *p;
-   size_t n;
+   char d[12] = {0};
    if (exp == 31) {
-      isa_out_str(o, frac ? (sign ? "-nan" : "nan") : (sign ? "-inf" : "inf"));
-      return;
+      const char *name = frac ? (sign ? "-nan" : "nan") : (sign ? "-inf" : "inf");
+      size_t n = strlen(name);
+      memcpy(p, name, n);
+      return p + n;
    }
    /* Without a branch on the value: the constants of a program follow no
     * pattern a predictor learns, and a mispredicted branch costs more
@@ -363,19 +372,20 @@ void isa_out_half_f(struct isa_out *o, uint64_t h)
     * last nd are written */
    nd = 1 + (ip >= 10) + (ip >= 100) + (ip >= 1000) + (ip >= 10000);
    six_digits(d, ip);
-   n = sign + nd + 7;
-   room = isa_out_room(o, 16); /* room for the longest and then some: written whole */
-   p = room ? room : s;
+   /* at most 16 bytes written whole, the last ones then overwritten */
    p[0] = '-';
    p += sign;
    memcpy(p, d + 6 - nd, 5); /* the digits, and whatever follows: overwritten next */
    p += nd;
    *p++ = '.';
    six_digits(p, f);
-   if (room)
-      isa_out_commit(o, n);
-   else
-      isa_out_mem(o, s, n);
+   return p + 6;
+}
+
+void isa_out_half_f(struct isa_out *o, uint64_t h)
+{
+   char *s = isa_out_run_begin(o, 16);
+   isa_out_run_end(o, s, isa_put_half_f(s, h));
 }
 
 void isa_out_hex(struct isa_out *o, uint64_t v)
@@ -885,14 +895,16 @@ static void exact_decimal_any(double a, char *digits, int *nd, int *exp10)
 }
 
 /* %g's six digits of a finite a > 0 in double arithmetic, when that is
- * sure to give them: y = a * 10^(5 - exp10) in [10^5, 10^6) is off by at
- * most four roundings (the two powers of ten and the two products, under
- * 5e-10 in all), so rounding y to a whole number is exact unless its
- * fraction is near one half (a tie, or close to one), and the exponent is
- * exact unless y is near 10^5 or 10^6.  false in those cases (about one in
- * ten million), which exact_decimal_any takes.  Short values cost a
- * twentieth of that, and so do Midgard's raw constants read as floats
- * (subnormals, huge exponents), whose exact expansions are long. */
+ * sure to give them: y = a * 10^(5 - x), x = exp10 or one less, is off by
+ * at most four roundings (the two powers of ten and the two products; five
+ * when x was one short), under 5e-10 in all for y below 10^6.  So
+ * rounding y to a whole number is exact unless its fraction is within
+ * 1e-7 of one half (a tie, or close to one): false then (about one in ten
+ * million values), and exact_decimal_any decides.  Near 10^5 and 10^6 the
+ * digits are 100000 whichever side the exact value lies.  A value costs
+ * about 200 instructions, against 900 through the exact expansion:
+ * Midgard's raw constants read as floats are often subnormal or huge,
+ * with long expansions. */
 static bool g_digits_scaled(double a, char *digits, int *exp10)
 {
    /* 10^(16i), i = -19..19, and 10^r, r = 0..25: each correctly rounded */
@@ -915,18 +927,29 @@ static bool g_digits_scaled(double a, char *digits, int *exp10)
       e2++;
 #endif
    x = (int)floor(e2 * 0.30102999566398120);
-   k = 5 - x; /* -303..329 */
+   k = 5 - x; /* -302..329 */
    i = k >= 0 ? (k / 16 < 19 ? k / 16 : 19) : -((-k + 15) / 16);
    if (i < -19)
       return false;
    y = a * p16[i + 19] * p1[k - 16 * i];
-   if (y >= 999999.999) { /* exp10 is x + 1 */
-      if (y < 1000000.001)
-         return false;
+   if (y >= 999999.999) {
+      /* Near 10^6 either side gives 100000 at exp10 x + 1 (below, it
+       * rounds up to 10^6): 1.0, 10.0, 100.0 land here or on 10^5 */
+      if (y < 1000000.001) {
+         q = 100000;
+         x++;
+         goto done;
+      }
       x++;
-      y = a * p16[i + 19] * p1[k - 16 * i] / 10;
+      y = a * p16[i + 19] * p1[k - 16 * i] / 10; /* a fifth rounding: y < 2e5 here, the error still under 5e-10 */
    }
-   if (y < 100000.001 || y >= 999999.999)
+   if (y < 100000.001) {
+      /* the exact value is at least 10^5 (x is at most floor(log10(a)),
+       * and a tenth of one above 10^6 is above 10^5): it rounds to 10^5 */
+      q = 100000;
+      goto done;
+   }
+   if (y >= 999999.999) /* x was two short: never, as x is floor or floor + 1 */
       return false;
    f = floor(y);
    if (fabs(y - f - 0.5) < 1e-7)
@@ -936,27 +959,27 @@ static bool g_digits_scaled(double a, char *digits, int *exp10)
       q = 100000;
       x++;
    }
+done:
    six_digits(digits, q);
    *exp10 = x;
    return true;
 }
 
-/* printf("%g") of a double (precision 6): its first digits, exact */
-void isa_out_g(struct isa_out *o, double d)
+/* printf("%g") of a double (precision 6): its first digits, exact; at
+ * most 13 bytes ("-1.23457e-308") */
+char *isa_put_g(char *p, double d)
 {
-   char digits[G_DIGITS + 2] = {0}, out[40]; /* {0}: gcc -O3 cannot see six_digits fill it */
+   char digits[G_DIGITS + 2] = {0}, *out = p; /* {0}: gcc -O3 cannot see six_digits fill it */
    int nd, exp10, k = 0;
    if (signbit(d))
       out[k++] = '-';
    if (!isfinite(d)) { /* glibc's %g */
       memcpy(out + k, isnan(d) ? "nan" : "inf", 3);
-      isa_out_mem(o, out, (size_t)k + 3);
-      return;
+      return p + k + 3;
    }
    if (d == 0) {
       out[k++] = '0';
-      isa_out_mem(o, out, (size_t)k);
-      return;
+      return p + k;
    }
    if (g_digits_scaled(fabs(d), digits, &exp10)) {
       nd = 6;
@@ -996,7 +1019,13 @@ void isa_out_g(struct isa_out *o, double d)
          k += nd - exp10 - 1;
       }
    }
-   isa_out_mem(o, out, (size_t)k);
+   return p + k;
+}
+
+void isa_out_g(struct isa_out *o, double d)
+{
+   char *s = isa_out_run_begin(o, 16);
+   isa_out_run_end(o, s, isa_put_g(s, d));
 }
 
 /* printf("%{width}.{prec}f") of a double, without printf when it is
@@ -1027,7 +1056,7 @@ void isa_out_fixed(struct isa_out *o, double d, unsigned width, unsigned prec)
       if (e >= 0)
          goto slow;
       if (-e >= 128) {
-         q = 0; /* wide < 2^93: below half a unit */
+         q = 0; /* wide < 2^117: below half a unit */
       } else {
          u128 r = wide & (((u128)1 << -e) - 1), half = (u128)1 << (-e - 1);
          wide >>= -e;

@@ -422,3 +422,82 @@ Test(corpus, every_entry_decodes_packs_back_and_prints_like_the_reference)
     * decision, taken here */
    cr_assert_leq(deviating, 184u, "%u deviations: more than the known None operands and fixed quirks", deviating);
 }
+
+/* The listing of b into sink o, as print_program prints it. */
+static void print_into(const struct isa_spec *spec, const uint8_t *b, size_t n, int listing, const int64_t *options,
+                       struct isa_out *o)
+{
+   struct isa_cursor cur;
+   struct isa_ctx ctx;
+   struct isa_error err;
+   cr_assert_eq(isa_cursor_init(&cur, spec, b, n), ISA_OK);
+   cur.options = options;
+   while (isa_cursor_next(&cur, NULL, &ctx, &err) > 0) {
+      ctx.listing = listing;
+      if (listing && spec->prefix)
+         spec->prefix(o, &ctx);
+      if (ctx.failed)
+         isa_out_str(o, spec->failed_text);
+      else
+         spec->unit->print(isa_cursor_unit(&cur), o, &ctx);
+      isa_out_str(o, spec->separator);
+   }
+   isa_cursor_fini(&cur);
+   isa_out_flush(o);
+}
+
+struct gathered {
+   char text[1 << 16];
+   size_t len;
+};
+
+static int gather(void *user, const char *s, size_t n)
+{
+   struct gathered *g = (struct gathered *)user;
+   cr_assert_lt(g->len + n, sizeof g->text);
+   memcpy(g->text + g->len, s, n);
+   g->len += n;
+   return 0;
+}
+
+/* Printers write runs of tokens into the sink's block when it has room
+ * for a run, else into the sink's spill and then through isa_out_mem:
+ * every entry's text is the same in a callback sink and, cut, in buffers
+ * too small for a run, and the length counts what was cut. */
+Test(corpus, every_entry_prints_alike_into_any_sink)
+{
+   static uint8_t bytes[MAXB];
+   static char full[1 << 16], small[256];
+   static struct gathered g;
+   static const size_t caps[] = {1, 2, 5, 17, 64, 100, 255};
+   int64_t options[16];
+   unsigned checked = 0;
+   for (unsigned c = 0; c < n_corpora; c++) {
+      const struct isa_spec *spec = isa_spec_find(corpora[c].spec);
+      for (unsigned i = 0; i < *corpora[c].count && i < 400; i++) {
+         const struct corpus_entry *e = &corpora[c].entries[i];
+         size_t n = hex_bytes(e->hex, bytes, sizeof bytes), len;
+         const int64_t *opts = entry_options(spec, e, options);
+         const int listing = !!(e->flags & CORPUS_LISTING);
+         struct isa_out o;
+         isa_out_buffer(&o, full, sizeof full);
+         print_into(spec, bytes, n, listing, opts, &o);
+         len = isa_out_len(&o);
+         cr_assert_lt(len, sizeof full);
+         g.len = 0;
+         isa_out_callback(&o, gather, &g);
+         print_into(spec, bytes, n, listing, opts, &o);
+         cr_assert_eq(g.len, len, "%s %s: a callback gets as much", spec->name, e->id);
+         cr_assert_arr_eq(g.text, full, len, "%s %s: a callback gets the same text", spec->name, e->id);
+         for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+            isa_out_buffer(&o, small, caps[k]);
+            print_into(spec, bytes, n, listing, opts, &o);
+            cr_assert_eq(isa_out_len(&o), len, "%s %s: the length in %zu bytes", spec->name, e->id, caps[k]);
+            cr_assert_eq(strlen(small), len < caps[k] ? len : caps[k] - 1);
+            cr_assert_arr_eq(small, full, strlen(small), "%s %s: cut in %zu bytes", spec->name, e->id, caps[k]);
+         }
+         checked++;
+      }
+   }
+   cr_assert_gt(checked, 2000u);
+}

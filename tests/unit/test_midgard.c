@@ -476,12 +476,12 @@ Test(midgard_bad_input, truncated_and_garbage_bytes_give_errors)
 /* named(x) reads a bitset of the enum's named values: it must agree with
  * the name function at every value, across the 64-bit words' edges and
  * past the last one. */
-Test(midgard_enums, has_name_agrees_with_name)
+Test(midgard_enums, named_agrees_with_name)
 {
    for (uint32_t v = 0; v < 1024; v++) {
-      cr_assert_eq(midgard_AluOp_has_name(v), midgard_AluOp_name(v) != NULL, "AluOp %u", v);
-      cr_assert_eq(midgard_LdstOp_has_name(v), midgard_LdstOp_name(v) != NULL, "LdstOp %u", v);
+      cr_assert_eq(midgard_AluOp_named(v), midgard_AluOp_name(v) != NULL, "AluOp %u", v);
+      cr_assert_eq(midgard_LdstOp_named(v), midgard_LdstOp_name(v) != NULL, "LdstOp %u", v);
    }
-   cr_assert(midgard_AluOp_has_name(MIDGARD_ALU_OP_FADD));
-   cr_assert(!midgard_AluOp_has_name(0xFFFFFFFFu));
+   cr_assert(midgard_AluOp_named(MIDGARD_ALU_OP_FADD));
+   cr_assert(!midgard_AluOp_named(0xFFFFFFFFu));
 }

@@ -322,7 +322,7 @@ def compile(node, env):
             return Call(HELPERS[node.fn], [Cast("uint64_t", compile(node.args[0], env))])
         if node.fn == "named":
             f = R.field_of(node.args[0].ref)
-            return Call(env.names.enum_has_name_fn(f.enum), [Cast("uint32_t", compile(node.args[0], env))])
+            return Call(env.names.enum_named_fn(f.enum), [Cast("uint32_t", compile(node.args[0], env))])
         if node.fn in ("present", "count"):
             return value_c(node.ref, env)
         if node.fn == "abs" and node.type == "float":

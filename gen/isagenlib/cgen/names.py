@@ -156,9 +156,14 @@ class Names:
             words[k // 64] |= 1 << (k % 64)
         return words
 
-    def enum_has_name_fn(self, e):
+    def enum_named_fn(self, e):
         """Whether a value is named: named(x) in expressions."""
-        return f"{self.prefix}_{e.name}_has_name"
+        return f"{self.prefix}_{e.name}_named"
+
+    def enum_put_fn(self, e):
+        """Static in the .c: a value's name (or number) into a run, for
+        enums whose names fit a padded table (enum_name_table)."""
+        return f"{self.prefix}_{e.name}_put"
 
     def enum_write_fn(self, e):
         """Static in the .c: writes a value's name (or number) to a sink."""
@@ -170,7 +175,7 @@ class Names:
     # ---- operands
 
     def op_fn(self, o, what):
-        """An operand's function: 'case', 'print' or 'check'."""
+        """An operand's function: 'case', 'print', 'put' (into a run) or 'check'."""
         owner = o.owner
         if owner is None:
             return f"{self.prefix}_operand_{o.name}_{what}"

@@ -18,6 +18,17 @@ from .cwriter import Block
 from .names import Names, c_string
 
 LOOP_MAX = 1024  # iterations a {for} may run; guards against garbage counts
+RUN_MAX = 512    # ISA_OUT_RUN: the most one run of output writes
+INT_MAX_BYTES = 20  # isa_put_int: "-9223372036854775808"
+# a number's output call -> its run version, and the most it writes
+# (isa_put_int_w and isa_put_num_w: that, or the width if larger)
+NUMBER_PUTS = {
+    "isa_out_int": ("isa_put_int", INT_MAX_BYTES),
+    "isa_out_int_w": ("isa_put_int_w", 24),
+    "isa_out_num_w": ("isa_put_num_w", 24),
+    "isa_out_half_f": ("isa_put_half_f", 16),
+    "isa_out_g": ("isa_put_g", 16),
+}
 
 
 # ---------------------------------------------------------------- operands' C interface
@@ -120,16 +131,171 @@ class TemplateEmitter(T.Visitor):
         self.names = names
         self.layout = layout
         self.counter = 0
+        self.enum_puts = None
+        self.op_max = {}  # id(operand) -> the most it writes into a run, or None
 
     def visit(self, parts, block, env, out):
+        """Statements printing `parts`.  Consecutive parts that can go into
+        one run (put_max) are written through a local pointer between
+        isa_out_run_begin and isa_out_run_end, the rest token by token."""
+        parts = list(parts or ())
         buf = []
-        for p in parts or ():
+        i = 0
+        while i < len(parts):
+            run, total, j = [], 0, i
+            while j < len(parts):
+                m = self.put_max(parts[j], env)
+                if m is None or total + m > RUN_MAX:
+                    break
+                run.append(parts[j])
+                total += m
+                j += 1
+            if self.worth_a_run(run):
+                self.flush(buf, block, out)
+                self.emit_run(run, block, env, out)
+                i = j
+                continue
+            p = parts[i]
+            i += 1
             if isinstance(p, T.Text):
                 buf.append(p.text)
                 continue
             self.flush(buf, block, out)
             self.part(p, block, env, out)
         self.flush(buf, block, out)
+
+    # ---- runs: several tokens through one pointer (isa_out_run_begin)
+
+    @staticmethod
+    def worth_a_run(run):
+        """A run costs a begin and an end: worth it for two writes or more
+        (adjacent texts are one), or an {if} or {for} of them."""
+        writes = 0
+        for k, p in enumerate(run):
+            if isinstance(p, (T.If, T.For)):
+                return True
+            if not (isinstance(p, T.Text) and k and isinstance(run[k - 1], T.Text)):
+                writes += 1
+        return writes >= 2
+
+    def put_value(self, p, env):
+        """(C function, most bytes) that writes substitution p into a run,
+        or None when it prints through the sink (an operand, a float...)."""
+        from . import Gen
+        node = p.node
+        if node.type == "agg":
+            ref = getattr(node, "ref", None)
+            op = ref.operand if isinstance(ref, R.OperandCall) else ref.use.operand if isinstance(ref, R.UseValue) else None
+            most = self.operand_put_max(op) if op is not None else None
+            return None if most is None else (self.names.op_fn(op, "put"), most)
+        calls = self.format_calls(p, node, getattr(node, "ref", None), Atom("v"), "out", env)
+        if len(calls) != 1:
+            return None
+        fn, args = calls[0].fn, calls[0].args
+        if fn in NUMBER_PUTS:
+            put, most = NUMBER_PUTS[fn]
+            if fn == "isa_out_num_w" and int(args[3].text) < 8:
+                most = 65  # binary: 64 digits and a sign
+            if fn in ("isa_out_int_w", "isa_out_num_w"):  # as wide as asked, up to 64
+                most = max(most, min(int(args[2 if fn == "isa_out_int_w" else 5].text), 64))
+            return put, most
+        if self.enum_puts is None:  # write function -> (put function, most bytes), for padded enums
+            self.enum_puts = {}
+            for e in self.names.spec.enums:
+                table = Gen.enum_name_table(e)
+                if table and table["kind"] == "padded":
+                    self.enum_puts[self.names.enum_write_fn(e)] = (self.names.enum_put_fn(e),
+                                                                   max(table["width"], INT_MAX_BYTES))
+        return self.enum_puts.get(fn)
+
+    def put_max(self, p, env):
+        """The most bytes part p writes when it can be part of a run, else
+        None."""
+        if isinstance(p, T.Text):
+            return len(p.text.encode("utf-8"))
+        if isinstance(p, T.Subst):
+            put = self.put_value(p, env)
+            return put[1] if put else None
+        if isinstance(p, T.If):
+            bodies = [b for _, b in p.branches] + ([p.otherwise] if p.otherwise is not None else [])
+            sizes = [self.parts_max(b, env) for b in bodies]
+            return None if None in sizes else max(sizes, default=0)
+        if isinstance(p, T.For):
+            try:
+                lo, hi = E.X.evaluate(p.lo, {}), E.X.evaluate(p.hi, {})
+            except (E.X.NotConstant, TypeError, KeyError):
+                return None
+            body = self.parts_max(p.body, env)
+            return None if body is None else max(0, min(hi - lo, LOOP_MAX)) * body
+        return None
+
+    def operand_put_max(self, o):
+        """The most bytes operand o writes when each of its cases can be
+        written into a run (then it has a `put` function), else None."""
+        if id(o) in self.op_max:
+            return self.op_max[id(o)]  # None while being worked out: a cycle goes through the sink
+        self.op_max[id(o)] = None
+        env = Env(self.names)
+        sizes = [self.parts_max(c.display, env) for c in o.cases] + [len(f"<{o.name}?>")]
+        most = None if None in sizes or max(sizes) > RUN_MAX else max(sizes)
+        self.op_max[id(o)] = most
+        return most
+
+    def parts_max(self, parts, env):
+        total = 0
+        for p in parts or ():
+            m = self.put_max(p, env)
+            if m is None:
+                return None
+            total += m
+            if total > RUN_MAX:
+                return None
+        return total
+
+    def emit_run(self, run, block, env, out):
+        b = block.sub("{")
+        b.line(f"char *const run_s = isa_out_run_begin({out}, {self.parts_max(run, env)});")
+        b.line("char *run_p = run_s;")
+        self.put_parts(run, b, env)
+        b.line(f"isa_out_run_end({out}, run_s, run_p);")
+
+    def put_parts(self, parts, block, env):
+        buf = []
+        for p in parts or ():
+            if isinstance(p, T.Text):
+                buf.append(p.text)
+                continue
+            self.put_text(buf, block)
+            if isinstance(p, T.Subst):
+                fn, _ = self.put_value(p, env)
+                ref = getattr(p.node, "ref", None)
+                if isinstance(ref, (R.OperandCall, R.UseValue)):
+                    op, args = (ref.operand, ref.args) if isinstance(ref, R.OperandCall) else (ref.use.operand, ref.use.args)
+                    block.stmt("run_p = ", Call(fn, [Atom("run_p")] + operand_call_args(self.names, op, args, env)))
+                else:  # the sink's call, into the run
+                    call = self.format_calls(p, p.node, ref, E.compile(p.node, env), "run_p", env)[0]
+                    block.stmt("run_p = ", Call(fn, call.args))
+            elif isinstance(p, T.If):
+                branches = []
+                for k, (cond, body) in enumerate(p.branches):
+                    bb = block.branch("if" if k == 0 else "} else if", E.compile(cond, env), tail=None)
+                    self.put_parts(body, bb, env)
+                    branches.append(bb)
+                if p.otherwise is not None:
+                    bb = block.sub("} else {", tail=None)
+                    self.put_parts(p.otherwise, bb, env)
+                    branches.append(bb)
+                branches[-1].tail = "}"
+            elif isinstance(p, T.For):
+                self.put_parts(p.body, self.for_block(p, block, env), env)
+        self.put_text(buf, block)
+
+    @staticmethod
+    def put_text(buf, block):
+        if buf:
+            text = "".join(buf)
+            block.line(f"run_p = isa_put_mem(run_p, {c_string(text)}, {len(text.encode('utf-8'))});")
+            buf.clear()
 
     @staticmethod
     def flush(buf, block, out):
@@ -189,15 +355,19 @@ class TemplateEmitter(T.Visitor):
         b.stmt(f"isa_out_pad({out}, {start}, ", E.compile(p.width, env), ");")
 
     def for_(self, p, block, env, out):
+        self.visit(p.body, self.for_block(p, block, env), env, out)
+
+    @staticmethod
+    def for_block(p, block, env):
+        """The C loop of {for} p, its body block to fill."""
         var = Names.loop_var(p.var)
         lo, hi = E.flat(E.compile(p.lo, env)), E.flat(E.compile(p.hi, env))
         lets = E.lets_in(E.compile(p.lo, env)) + E.lets_in(E.compile(p.hi, env))
         for let in lets:
             if let not in block.uses:
                 block.uses.append(let)
-        b = block.sub([f"for (int64_t {var} = {lo}, {var}_end = {hi};",
-                       f"     {var} < {var}_end && {var} - {lo} < {LOOP_MAX}; {var}++) {{"])
-        self.visit(p.body, b, env, out)
+        return block.sub([f"for (int64_t {var} = {lo}, {var}_end = {hi};",
+                          f"     {var} < {var}_end && {var} - {lo} < {LOOP_MAX}; {var}++) {{"])
 
     def subst(self, p, block, env, out):
         node = p.node
@@ -331,6 +501,7 @@ class Printer:
     def __init__(self, names, layout):
         self.names = names
         self.layout = layout
+        self.put_sizes = None  # a TemplateEmitter: its operand_put_max, worked out once
 
     def print_body(self, t):
         """Body of T_print (a Block)."""
@@ -375,9 +546,38 @@ class Printer:
         body.line(f"return {len(o.cases)};")
         return body
 
+    def operand_puts(self, o):
+        """Whether operand o has a `put` function: every case of it writes
+        into a run (then its print is that put between a run's begin and
+        end, and other displays put it within their own runs)."""
+        if self.put_sizes is None:
+            self.put_sizes = TemplateEmitter(self.names, self.layout)
+        return self.put_sizes.operand_put_max(o) is not None
+
+    def operand_put_body(self, o):
+        n = self.names
+        body = Block()
+        env = Env(n)
+        emitter = TemplateEmitter(n, self.layout)
+        sw = body.sub([f"switch ({E.flat(Call(n.op_fn(o, 'case'), own_args(o)))}) {{"])
+        for i, c in enumerate(o.cases):
+            case = sw.sub(f"case {i}: {{")
+            emitter.put_parts(c.display, case, env)
+            case.line("break;")
+        sw.line("default:")
+        text = f"<{o.name}?>"
+        sw.line(f"   run_p = isa_put_mem(run_p, {c_string(text)}, {len(text)});")
+        sw.line("   break;")
+        body.line("return run_p;")
+        return body
+
     def operand_print_body(self, o):
         n = self.names
         body = Block()
+        if self.operand_puts(o):
+            body.line(f"char *const run_s = isa_out_run_begin(out, {self.put_sizes.operand_put_max(o)});")
+            body.stmt("isa_out_run_end(out, run_s, ", Call(n.op_fn(o, "put"), [Atom("run_s")] + own_args(o)), ");")
+            return body
         env = Env(n)
         emitter = TemplateEmitter(n, self.layout)
         sw = body.sub([f"switch ({E.flat(Call(n.op_fn(o, 'case'), own_args(o)))}) {{"])

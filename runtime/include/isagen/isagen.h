@@ -68,7 +68,9 @@ uint16_t isa_double_to_half(double d);
 /* A callback sink: write n bytes, return 0 on success. */
 typedef int (*isa_write_fn)(void *user, const char *s, size_t n);
 
-#define ISA_OUT_BLOCK 512
+#define ISA_OUT_BLOCK 1024
+/* The most a run writes (isa_out_run_begin): a few tokens of a display. */
+#define ISA_OUT_RUN 512
 
 struct isa_out {
    char *cur;    /* where the next byte goes */
@@ -80,6 +82,7 @@ struct isa_out {
    isa_write_fn write; /* callback sink, or NULL */
    void *user;
    char block[ISA_OUT_BLOCK];
+   char spill[ISA_OUT_RUN]; /* a run's text when the block has no room for it (isa_out_run_begin) */
 };
 
 void isa_out_file(struct isa_out *o, FILE *fp);
@@ -159,6 +162,68 @@ static inline void isa_out_int(struct isa_out *o, int64_t v)
    }
    isa_out_int_slow(o, v);
 }
+/* A run: several tokens written through a pointer the caller keeps in a
+ * register, `most` bytes at most (up to ISA_OUT_RUN), rather than a room test and an
+ * update of o->cur in memory per token (each store of text may alias
+ * o->cur, so the compiler reloads it, and every token waits for the last
+ * one's store).  Generated printers group a display's literal text,
+ * numbers, enum names and the {if}s and short {for}s made of them this way:
+ *
+ *   char *s = isa_out_run_begin(o, 24), *p = s;
+ *   p = isa_put_mem(p, "FADD", 4);
+ *   p = isa_put_int(p, r);
+ *   isa_out_run_end(o, s, p);
+ *
+ * The text goes straight into the block when it has room for `most`
+ * bytes, else into o->spill and then through isa_out_mem. */
+static inline char *isa_out_run_begin(struct isa_out *o, size_t most)
+{
+   return (size_t)(o->end - o->cur) >= most ? o->cur : o->spill;
+}
+
+static inline void isa_out_run_end(struct isa_out *o, char *start, char *p)
+{
+   if (start == o->spill)
+      isa_out_mem(o, start, (size_t)(p - start));
+   else
+      o->cur = p;
+}
+
+static inline char *isa_put_mem(char *p, const char *s, size_t n)
+{
+   memcpy(p, s, n);
+   return p + n;
+}
+
+static inline char *isa_put_char(char *p, char c)
+{
+   *p = c;
+   return p + 1;
+}
+
+char *isa_put_int_slow(char *p, int64_t v);
+/* The number formats of isa_out_int_w, isa_out_num_w, isa_out_half_f and
+ * isa_out_g into a run: at most max(width, 24) bytes (65 for base 2; a
+ * width is capped at 64), 16 and 13. */
+char *isa_put_int_w(char *p, int64_t v, unsigned width, int zero);
+char *isa_put_num_w(char *p, uint64_t u, int negative, unsigned base, int upper, unsigned width, int zero);
+char *isa_put_half_f(char *p, uint64_t h);
+char *isa_put_g(char *p, double d);
+/* isa_out_int into a run: at most 20 bytes */
+static inline char *isa_put_int(char *p, int64_t v)
+{
+   if ((uint64_t)v + 99 < 199) {
+      unsigned u = (unsigned)(v < 0 ? -v : v);
+      *p = '-';
+      p += v < 0;
+      *p = (char)('0' + u / 10);
+      p += u >= 10;
+      *p++ = (char)('0' + u % 10);
+      return p;
+   }
+   return isa_put_int_slow(p, v);
+}
+
 /* printf into the sink: at most 511 characters a call into a buffer or
  * callback sink (a longer text is cut there and `error` set; a FILE sink
  * gets all of it).  Templates print no more: their widths and precisions
@@ -586,6 +651,10 @@ int isa_decode_unit(const struct isa_spec *spec, const uint8_t *buf, size_t len,
  *   while ((r = isa_cursor_next(&c, obj, &ctx, &err)) > 0)
  *      ... obj is the unit at ctx.offset ...
  *   if (r < 0) ... err says why decoding stopped at c.offset ...
+ *   isa_cursor_fini(&c);
+ *
+ * A cursor points into itself (its units and its block live inside it):
+ * never copy one; walk a program again with a new isa_cursor_init.
  */
 #define ISA_CURSOR_UNIT_BYTES 512
 #define ISA_CURSOR_BLOCK_BYTES 1024
@@ -634,8 +703,8 @@ struct isa_cursor {
       unsigned char bytes[ISA_CURSOR_UNIT_BYTES];
    } units[2];
    /* what the cursor needs per program (states, their writes, the first
-    * elements of growing arrays), here when it fits: Midgard's 720 bytes
-    * and TGSI's 340 cost a malloc and a free per program otherwise */
+    * elements of growing arrays), here when it fits: Midgard's 736 bytes
+    * and TGSI's 352 cost a malloc and a free per program otherwise */
    union {
       max_align_t align;
       unsigned char bytes[ISA_CURSOR_BLOCK_BYTES];
