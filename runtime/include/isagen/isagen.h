@@ -87,7 +87,7 @@ struct isa_out {
 
 void isa_out_file(struct isa_out *o, FILE *fp);
 /* A FILE sink that gathers text in the caller's block of cap bytes (which
- * must outlive the sink) rather than its own 512: fewer and larger writes,
+ * must outlive the sink) rather than its own ISA_OUT_BLOCK: fewer and larger writes,
  * for a stream of many short texts (isa dis --batch's answers).  A block
  * smaller than ISA_OUT_BLOCK is not used: the sink's own is. */
 void isa_out_file_block(struct isa_out *o, FILE *fp, char *block, size_t cap);
