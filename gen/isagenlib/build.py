@@ -49,8 +49,8 @@ def doc_text(element):
 
 # Names a <property> cannot have: <value>'s own attributes, and the
 # functions every enum gets beside its properties' (cgen/names.py:
-# PREFIX_ENUM_name, _named, _write, _put; one word each, so that no two
-# enums' functions share a name).
+# PREFIX_ENUM_name, _named, _write, _put; check/layout.py's function_names
+# catches the clashes between two enums' or operands' functions).
 RESERVED_PROPERTIES = ("name", "value", "display", "src", "named", "write", "put")
 
 class Builder:

@@ -49,6 +49,7 @@ class LayoutChecker:
 
     def run(self):
         self.enum_constants()
+        self.function_names()
         for e in self.spec.enums:
             self.enum(e)
         for s in self.spec.structs:
@@ -75,6 +76,29 @@ class LayoutChecker:
                 if c in seen:
                     self.error(v.loc, f"C name {c} of {e.name}::{v.name} clashes with {seen[c]}")
                 seen[c] = f"{e.name}::{v.name}"
+
+    def function_names(self):
+        """The static functions each enum and operand gets in C
+        (PREFIX_ENUM_name, _named, _write, _put, one per property;
+        PREFIX_operand_NAME_case, _print, _check, _put) must not come out the
+        same for two of them (enum 'E' property 'x_put' and enum 'E_x')."""
+        names = Names(self.spec)
+        seen = {}
+
+        def claim(c, what, loc):
+            if c in seen:
+                self.error(loc, f"C function {c} of {what} clashes with that of {seen[c]}; rename one")
+            else:
+                seen[c] = what
+
+        for e in self.spec.enums:
+            for c in (names.enum_name_fn(e), names.enum_named_fn(e), names.enum_write_fn(e), names.enum_put_fn(e)):
+                claim(c, f"enum '{e.name}'", e.loc)
+            for p in e.properties:
+                claim(names.prop_fn(e, p), f"property '{p.name}' of enum '{e.name}'", p.loc)
+        for o in self.spec.all_operands():
+            for what in ("case", "print", "check", "put"):
+                claim(names.op_fn(o, what), f"operand '{o.name}'", o.loc)
 
     def enum(self, e):
         if e.width is not None and e.min_width > e.width:
