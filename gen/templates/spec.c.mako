@@ -21,22 +21,26 @@ ${ln}
 %   endfor
 % endfor
 % for e in spec.enums:
-<% table = g.enum_name_table(e) %>\
-%   if table and table["kind"] == "padded":
-<% width, names, lens = table["width"], table["names"], table["lens"] %>\
+<% table, most = g.enum_name_table(e), g.enum_put_most(e) %>\
+%   if most is not None:
 
 /* ${e.name} into a run (isa_out_run_begin): its name, or its number when it has none; writes at most
- * ${max(width, 20)} bytes */
+ * ${most} bytes */
 static inline ISA_MAYBE_UNUSED char *${n.enum_put_fn(e)}(char *p, int64_t v)
 {
-%     if all(x == 1 for x in lens) and len(names) <= 64:
+%     if table and table["kind"] == "padded" and all(x == 1 for x in table["lens"]) and len(table["names"]) <= 64:
    /* every value named by one character */
-   if ((uint64_t)v < ${len(names)}u) {
-      *p = ${g.c_string(''.join(names))}[v];
+   if ((uint64_t)v < ${len(table["names"])}u) {
+      *p = ${g.c_string(''.join(table["names"]))}[v];
       return p + 1;
    }
-%     else:
+%     elif table:
+<% width, names, lens = table["width"], table["names"], table["lens"] %>\
+%       if table["kind"] == "padded":
    /* names padded to ${width} bytes: one ${width}-byte copy, then the length (255: no name) */
+%       else:
+   /* a row per value, and its length (255: no name) */
+%       endif
    static const char names[${len(names)}][${width}] = {
 %       for ln in g.wrap_items([g.c_string(x) for x in names]):
       ${ln}
@@ -48,8 +52,19 @@ static inline ISA_MAYBE_UNUSED char *${n.enum_put_fn(e)}(char *p, int64_t v)
 %       endfor
    };
    if ((uint64_t)v < ${len(names)}u && lens[v] != 255) {
+%       if table["kind"] == "padded":
       memcpy(p, names[v], ${width});
+%       else:
+      memcpy(p, names[v], lens[v]);
+%       endif
       return p + lens[v];
+   }
+%     else:
+   switch ((uint32_t)v) {
+%       for v in e.values:
+   case ${v.value}: return isa_put_mem(p, ${g.c_string(v.display)}, ${len(v.display.encode('utf-8'))});
+%       endfor
+   default: break;
    }
 %     endif
    return isa_put_int(p, v);
@@ -58,40 +73,20 @@ static inline ISA_MAYBE_UNUSED char *${n.enum_put_fn(e)}(char *p, int64_t v)
 /* ${e.name}: its name, or its number when it has none */
 static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, int64_t v)
 {
-   char *s = isa_out_run_begin(out, ${max(width, 20)});
+   char *s = isa_out_run_begin(out, ${most});
    isa_out_run_end(out, s, ${n.enum_put_fn(e)}(s, v));
 }
 %   else:
 
-/* ${e.name}: its name, or its number when it has none, by known length */
+/* ${e.name}: its name, or its number when it has none, by known length (names too long for a run) */
 static inline ISA_MAYBE_UNUSED void ${n.enum_write_fn(e)}(struct isa_out *out, int64_t v)
 {
-%     if table:
-<% names, lens = table["names"], table["lens"] %>\
-   /* a row per value, and its length (255: no name) */
-   static const char names[${len(names)}][${table["width"]}] = {
-%       for ln in g.wrap_items([g.c_string(x) for x in names]):
-      ${ln}
-%       endfor
-   };
-   static const unsigned char lens[${len(names)}] = {
-%       for ln in g.wrap_items([str(x) for x in lens]):
-      ${ln}
-%       endfor
-   };
-   if ((uint64_t)v < ${len(names)}u && lens[v] != 255) {
-      isa_out_mem(out, names[v], lens[v]);
-      return;
-   }
-   isa_out_int(out, v);
-%     else:
    switch ((uint32_t)v) {
-%       for v in e.values:
+%     for v in e.values:
    case ${v.value}: isa_out_mem(out, ${g.c_string(v.display)}, ${len(v.display.encode('utf-8'))}); return;
-%       endfor
+%     endfor
    default: isa_out_int(out, v); return;
    }
-%     endif
 }
 %   endif
 % endfor

@@ -267,9 +267,14 @@ static inline char *hex_w(char *p, uint64_t u, int upper, unsigned width, int ze
 #else
    unsigned nd = count_digits(u, 16);
 #endif
-   unsigned n = width > 64 ? 64 : width < nd ? nd : width;
+   unsigned n = width > 64 ? 64 : width < nd ? nd : width, left = nd;
    char *e = p + n;
-   for (unsigned i = 0; i < nd; i++, u >>= 4)
+   for (; left >= 2; left -= 2, u >>= 8) { /* a byte's two digits at a time */
+      e -= 2;
+      e[0] = digits[u >> 4 & 15];
+      e[1] = digits[u & 15];
+   }
+   if (left)
       *--e = digits[u & 15];
    if (e > p)
       memset(p, zero ? '0' : ' ', (size_t)(e - p));

@@ -150,6 +150,17 @@ class Gen:
         # one row per value: a string literal each (ISO C caps one literal at 4095 bytes)
         return {"kind": "rows", "width": longest + 1, "names": names, "lens": lens}
 
+    @staticmethod
+    def enum_put_most(e):
+        """The most an enum's put function writes into a run (its padded
+        width or longest name, or a number's 20 bytes), or None when a
+        name is too long for a run (ISA_OUT_RUN): then it has no put."""
+        table = Gen.enum_name_table(e)
+        longest = max((len(v.display.encode("utf-8")) for v in e.values), default=0)
+        width = table["width"] if table and table["kind"] == "padded" else longest
+        most = max(width, 20)
+        return most if most <= 512 else None
+
     def operands(self):
         """The operands to emit: those something prints or checks."""
         return [o for o in self.spec.all_operands() if o.used]

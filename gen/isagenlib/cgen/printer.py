@@ -199,13 +199,12 @@ class TemplateEmitter(T.Visitor):
             if fn in ("isa_out_int_w", "isa_out_num_w"):  # as wide as asked, up to 64
                 most = max(most, min(int(args[2 if fn == "isa_out_int_w" else 5].text), 64))
             return put, most
-        if self.enum_puts is None:  # write function -> (put function, most bytes), for padded enums
+        if self.enum_puts is None:  # write function -> (put function, most bytes)
             self.enum_puts = {}
             for e in self.names.spec.enums:
-                table = Gen.enum_name_table(e)
-                if table and table["kind"] == "padded":
-                    self.enum_puts[self.names.enum_write_fn(e)] = (self.names.enum_put_fn(e),
-                                                                   max(table["width"], INT_MAX_BYTES))
+                most = Gen.enum_put_most(e)
+                if most is not None:
+                    self.enum_puts[self.names.enum_write_fn(e)] = (self.names.enum_put_fn(e), most)
         return self.enum_puts.get(fn)
 
     def put_max(self, p, env):
