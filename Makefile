@@ -46,7 +46,8 @@ ALL_CFLAGS := $(WARN) $(CFLAGS) -fPIC -ffunction-sections -fdata-sections -I run
 # code here compares function pointers) where the compiler can use gold.
 LINK_SMALL := -Wl,--gc-sections $(shell printf 'int main(void){return 0;}' | \
    $(CC) -fuse-ld=gold -Wl,--icf=all -x c - -o /dev/null 2>/dev/null && echo -fuse-ld=gold -Wl,--icf=all)
-SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# ISA_OUT_CHECK_RUNS: every printer run in a heap block of its exact bound (isagen.h)
+SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DISA_OUT_CHECK_RUNS
 
 ISAGEN  := gen/isagen
 PYTHON  := gen/python

@@ -178,7 +178,7 @@ BENCH_ROUNDS ?= 3
 
 # ---- fuzzing: one libFuzzer target per spec, from one harness ----
 
-FUZZ_FLAGS := -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I runtime/include -I $(OUT)/gen
+FUZZ_FLAGS := -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DISA_OUT_CHECK_RUNS -I runtime/include -I $(OUT)/gen
 
 $(OUT)/fuzz/fuzz-%: tests/fuzz/fuzz_spec.c $(RT_SRC) $(GEN_C) $(GEN_H) $(RT_HDR)
 	@mkdir -p $(@D)

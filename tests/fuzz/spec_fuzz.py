@@ -34,7 +34,7 @@ from isagenlib import cgen  # noqa: E402  (the runtime's sources, as isagen buil
 ISAGEN = os.path.join(ROOT, "gen", "isagen")
 DIAG = re.compile(r"^.+:\d+:\d+: (error|warning): .+$")
 CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1", "-g",
-          "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+          "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-DISA_OUT_CHECK_RUNS"]
 
 EDGE_NUMBERS = ["0", "1", "-1", "2", "7", "8", "31", "32", "33", "63", "64", "65", "255", "256", "65535", "65536",
                 "65537", "4294967295", "4294967296", "9223372036854775807", "18446744073709551615",

@@ -176,6 +176,41 @@ static inline void isa_out_int(struct isa_out *o, int64_t v)
  *
  * The text goes straight into the block when it has room for `most`
  * bytes, else into o->spill and then through isa_out_mem. */
+#if defined(ISA_OUT_CHECK_RUNS)
+/* The sanitizer tests and fuzz targets build with ISA_OUT_CHECK_RUNS: each
+ * run then goes into the spill, its bytes past the `most` it asked for
+ * poisoned, so that AddressSanitizer sees any write past them (a bound the
+ * generator got wrong); the same text goes to the sink. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ISA_OUT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ISA_OUT_ASAN 1
+#endif
+#endif
+#include <stdlib.h>
+#if defined(ISA_OUT_ASAN)
+#include <sanitizer/asan_interface.h>
+#endif
+static inline char *isa_out_run_begin(struct isa_out *o, size_t most)
+{
+   if (most > ISA_OUT_RUN)
+      abort();
+#if defined(ISA_OUT_ASAN)
+   ASAN_POISON_MEMORY_REGION(o->spill, ISA_OUT_RUN);
+   ASAN_UNPOISON_MEMORY_REGION(o->spill, most);
+#endif
+   return o->spill;
+}
+
+static inline void isa_out_run_end(struct isa_out *o, char *start, char *p)
+{
+#if defined(ISA_OUT_ASAN)
+   ASAN_UNPOISON_MEMORY_REGION(o->spill, ISA_OUT_RUN);
+#endif
+   isa_out_mem(o, start, (size_t)(p - start));
+}
+#else
 static inline char *isa_out_run_begin(struct isa_out *o, size_t most)
 {
    return (size_t)(o->end - o->cur) >= most ? o->cur : o->spill;
@@ -188,6 +223,7 @@ static inline void isa_out_run_end(struct isa_out *o, char *start, char *p)
    else
       o->cur = p;
 }
+#endif
 
 static inline char *isa_put_mem(char *p, const char *s, size_t n)
 {
