@@ -46,12 +46,10 @@ def doc_text(element):
     return textwrap.dedent(d.text.strip("\n")).strip()
 
 
-
-# Names a <property> cannot have: <value>'s own attributes, and the
-# functions every enum gets beside its properties' (cgen/names.py:
-# PREFIX_ENUM_name, _named, _write, _put; check/layout.py's function_names
-# catches the clashes between two enums' or operands' functions).
-RESERVED_PROPERTIES = ("name", "value", "display", "src", "named", "write", "put")
+# Names a <property> cannot have: <value>'s own attributes, which a
+# property is set by.  (A property named like a function every enum gets,
+# `put` say, is check/layout.py's function_names' clash.)
+RESERVED_PROPERTIES = ("name", "value", "display", "src")
 
 class Builder:
     def __init__(self, document, diags: Diagnostics):
@@ -258,7 +256,7 @@ class Builder:
         for p in el.findall("property"):
             if p.get("name") in RESERVED_PROPERTIES:
                 self.error(self.aloc(p, "name"), f"property name '{p.get('name')}' of enum '{e.name}' is reserved "
-                           f"(a <value> attribute, or a function generated for every enum)")
+                           f"(an attribute of <value>)")
                 continue
             if e.property_named(p.get("name")):
                 self.error(self.aloc(p, "name"), f"duplicate property '{p.get('name')}' of enum '{e.name}'")
