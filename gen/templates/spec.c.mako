@@ -11,6 +11,9 @@
 
 #include "isagen/isagen.h"
 #include "${g.prefix}.h"
+
+/* the printers below write runs of up to ${g.run_max} bytes (isa_out_run_begin) */
+_Static_assert(ISA_OUT_RUN >= ${g.run_max}, "isagen.h's ISA_OUT_RUN is below the generator's RUN_MAX");
 % if spec.types:
 
 /* Each type's text without flushing the sink (printers.c.mako) */

@@ -78,7 +78,7 @@ static inline const char *${n.enum_name_fn(e)}(uint32_t v)
    }
 }
 
-<% words = n.enum_name_bits(e) %>\
+<% words = g.enum_name_bits(e) %>\
 % if words:
 /* Whether a ${e.name} value is named: a bit per value, not a branch on it. */
 static inline int64_t ${n.enum_named_fn(e)}(uint32_t v)

@@ -151,15 +151,34 @@ class Gen:
         return {"kind": "rows", "width": longest + 1, "names": names, "lens": lens}
 
     @staticmethod
+    def enum_name_bits(e):
+        """The bitset of named values (64 per word) for enums whose values
+        all lie in 0..4095, else None."""
+        vals = [v.value for v in e.values]
+        if not vals or min(vals) < 0 or max(vals) >= 4096:
+            return None
+        words = [0] * (max(vals) // 64 + 1)
+        for k in vals:
+            words[k // 64] |= 1 << (k % 64)
+        return words
+
+    @staticmethod
     def enum_put_most(e):
         """The most an enum's put function writes into a run (its padded
-        width or longest name, or a number's 20 bytes), or None when a
-        name is too long for a run (ISA_OUT_RUN): then it has no put."""
+        width or longest name, or a number's), or None when a name is too
+        long for a run (ISA_OUT_RUN): then it has no put."""
+        from .printer import INT_MAX_BYTES, RUN_MAX
         table = Gen.enum_name_table(e)
         longest = max((len(v.display.encode("utf-8")) for v in e.values), default=0)
         width = table["width"] if table and table["kind"] == "padded" else longest
-        most = max(width, 20)
-        return most if most <= 512 else None
+        most = max(width, INT_MAX_BYTES)
+        return most if most <= RUN_MAX else None
+
+    @property
+    def run_max(self):
+        """printer.RUN_MAX: the generated .c asserts ISA_OUT_RUN is no less."""
+        from .printer import RUN_MAX
+        return RUN_MAX
 
     def operands(self):
         """The operands to emit: those something prints or checks."""

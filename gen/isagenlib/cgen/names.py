@@ -144,25 +144,13 @@ class Names:
     def enum_name_fn(self, e):
         return f"{self.prefix}_{e.name}_name"
 
-    @staticmethod
-    def enum_name_bits(e):
-        """The bitset of named values (64 per word) for enums whose values
-        all lie in 0..4095, else None."""
-        vals = [v.value for v in e.values]
-        if not vals or min(vals) < 0 or max(vals) >= 4096:
-            return None
-        words = [0] * (max(vals) // 64 + 1)
-        for k in vals:
-            words[k // 64] |= 1 << (k % 64)
-        return words
-
     def enum_named_fn(self, e):
         """Whether a value is named: named(x) in expressions."""
         return f"{self.prefix}_{e.name}_named"
 
     def enum_put_fn(self, e):
         """Static in the .c: a value's name (or number) into a run, for
-        enums whose names fit a padded table (enum_name_table)."""
+        enums whose names fit in one (Gen.enum_put_most)."""
         return f"{self.prefix}_{e.name}_put"
 
     def enum_write_fn(self, e):
