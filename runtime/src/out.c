@@ -312,20 +312,11 @@ char *isa_put_int_slow(char *p, int64_t v)
    return p + n;
 }
 
-/* Decimal without printf: isa_out_int's numbers outside -99..99 (a long
- * program's instruction numbers), and any number when the block is nearly
- * full. */
+/* isa_out_int when the block has fewer than 20 bytes left */
 void isa_out_int_slow(struct isa_out *o, int64_t v)
 {
-   uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-   size_t n = count_digits(u, 10) + (v < 0 ? 1 : 0);
-   char s[24], *p = isa_out_room(o, n), *e = put_decimal((p ? p : s) + n, u);
-   if (v < 0)
-      *--e = '-';
-   if (p)
-      isa_out_commit(o, n);
-   else
-      isa_out_mem(o, s, n);
+   char s[24];
+   isa_out_mem(o, s, (size_t)(isa_put_int(s, v) - s));
 }
 
 /* v < 10^6 as six decimal digits at p, as three digit pairs: v / 10^4 in

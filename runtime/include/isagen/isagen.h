@@ -143,25 +143,6 @@ static inline void isa_out_str(struct isa_out *o, const char *s)
    isa_out_mem(o, s, strlen(s));
 }
 
-void isa_out_int_slow(struct isa_out *o, int64_t v);
-/* Decimal.  Most numbers a printer shows are register numbers and small
- * immediates (Lima GP's ^-1 too): -99..99 are written straight into the
- * block, without a branch per digit. */
-static inline void isa_out_int(struct isa_out *o, int64_t v)
-{
-   if ((uint64_t)v + 99 < 199 && o->end - o->cur >= 3) {
-      char *p = o->cur;
-      unsigned u = (unsigned)(v < 0 ? -v : v);
-      *p = '-';
-      p += v < 0;
-      *p = (char)('0' + u / 10);
-      p += u >= 10;
-      *p++ = (char)('0' + u % 10);
-      o->cur = p;
-      return;
-   }
-   isa_out_int_slow(o, v);
-}
 /* A run: several tokens written through a pointer the caller keeps in a
  * register, `most` bytes at most (up to ISA_OUT_RUN), rather than a room test and an
  * update of o->cur in memory per token (each store of text may alias
@@ -231,12 +212,6 @@ static inline char *isa_put_mem(char *p, const char *s, size_t n)
    return p + n;
 }
 
-static inline char *isa_put_char(char *p, char c)
-{
-   *p = c;
-   return p + 1;
-}
-
 char *isa_put_int_slow(char *p, int64_t v);
 /* The number formats of isa_out_int_w, isa_out_num_w, isa_out_half_f and
  * isa_out_g into a run: at most max(width, 24) bytes (65 for base 2; a
@@ -258,6 +233,19 @@ static inline char *isa_put_int(char *p, int64_t v)
       return p;
    }
    return isa_put_int_slow(p, v);
+}
+
+void isa_out_int_slow(struct isa_out *o, int64_t v);
+/* Decimal.  Most numbers a printer shows are register numbers and small
+ * immediates (Lima GP's ^-1 too): -99..99 are written straight into the
+ * block (isa_put_int), without a branch per digit. */
+static inline void isa_out_int(struct isa_out *o, int64_t v)
+{
+   if (o->end - o->cur >= 20) {
+      o->cur = isa_put_int(o->cur, v);
+      return;
+   }
+   isa_out_int_slow(o, v);
 }
 
 /* printf into the sink: at most 511 characters a call into a buffer or
