@@ -187,6 +187,22 @@ static char text[1 << 16], expected[1 << 16];
  * their value in `again`.  A listing lets the cursor keep each unit (obj
  * NULL, isa_cursor_unit), the plain text decodes into the caller's struct:
  * both ways print every corpus entry. */
+/* One unit of a listing as isa dis prints it: the spec's prefix when it
+ * is a listing, the unit (or the spec's text for a failed one), the
+ * separator. */
+static void print_unit(const struct isa_spec *spec, const void *obj, struct isa_ctx *ctx, int listing,
+                       struct isa_out *o)
+{
+   ctx->listing = listing;
+   if (listing && spec->prefix)
+      spec->prefix(o, ctx);
+   if (ctx->failed)
+      isa_out_str(o, spec->failed_text);
+   else
+      spec->unit->print(obj, o, ctx);
+   isa_out_str(o, spec->separator);
+}
+
 static size_t print_program(const struct isa_spec *spec, const uint8_t *b, size_t n, int listing,
                             const int64_t *options, char *out, size_t cap, uint8_t *again, size_t *end, int *status)
 {
@@ -211,16 +227,9 @@ static size_t print_program(const struct isa_spec *spec, const uint8_t *b, size_
          obj = isa_cursor_unit(&cur);
       if (ctx.offset + (ctx.size + 7) / 8 > *end)
          *end = ctx.offset + (ctx.size + 7) / 8;
-      ctx.listing = listing;
-      if (listing && spec->prefix)
-         spec->prefix(&o, &ctx);
-      if (ctx.failed) {
-         isa_out_str(&o, spec->failed_text);
-         isa_out_str(&o, spec->separator);
+      print_unit(spec, obj, &ctx, listing, &o);
+      if (ctx.failed)
          continue;
-      }
-      spec->unit->print(obj, &o, &ctx);
-      isa_out_str(&o, spec->separator);
       if (ctx.offset * 8 + ctx.size > n * 8)
          continue; /* runs past the input, into zeros */
       cr_assert_eq(spec->unit->encode(obj, again, n, ctx.offset * 8, &bits, &err), ISA_OK,
@@ -432,16 +441,8 @@ static void print_into(const struct isa_spec *spec, const uint8_t *b, size_t n, 
    struct isa_error err;
    cr_assert_eq(isa_cursor_init(&cur, spec, b, n), ISA_OK);
    cur.options = options;
-   while (isa_cursor_next(&cur, NULL, &ctx, &err) > 0) {
-      ctx.listing = listing;
-      if (listing && spec->prefix)
-         spec->prefix(o, &ctx);
-      if (ctx.failed)
-         isa_out_str(o, spec->failed_text);
-      else
-         spec->unit->print(isa_cursor_unit(&cur), o, &ctx);
-      isa_out_str(o, spec->separator);
-   }
+   while (isa_cursor_next(&cur, NULL, &ctx, &err) > 0)
+      print_unit(spec, isa_cursor_unit(&cur), &ctx, listing, o);
    isa_cursor_fini(&cur);
    isa_out_flush(o);
 }
