@@ -129,4 +129,5 @@ const struct isa_spec ${n.spec_symbol()} = {
    .n_types = ${len(spec.types)},
    .options = ${P + '_options' if st.options else '0'},
    .n_options = ${len(st.options)},
+   .assembler = ${'&' + P + '_asm' if g.asm.ok else '0'},
 };

@@ -43,6 +43,8 @@ struct options {
    uint64_t base;      /* --base (or, from an ELF file, its section's address) */
    bool have_base;
    const char *section; /* --section: of an ELF file */
+   const char *output;  /* as -o OUT */
+   bool out_hex;        /* as --hex: hex text out, not bytes */
 };
 
 /* The offset printed for a unit at `offset` of the (sliced) program */
@@ -131,6 +133,8 @@ bool batch_answer(const struct options *o, const char *line, size_t len, uint8_t
 
 /* check.c */
 int cmd_check(struct options *o);
+/* as.c: isa as */
+int cmd_as(struct options *o);
 
 /* program_input.c */
 /* The program: read, unwrapped from its container or ELF section, cut to

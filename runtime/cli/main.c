@@ -16,6 +16,7 @@ static const char usage[] =
    "  list                          the specs compiled in\n"
    "  dis   --isa NAME INPUT        decode and print\n"
    "  check --isa NAME INPUT        run the spec's validators\n"
+   "  as    --isa NAME FILE|-       assemble text into bytes\n"
    "  help [COMMAND]                this text, or a command's (also COMMAND --help)\n"
    "  --version                     isagen's version\n"
    "\n"
@@ -78,9 +79,27 @@ static const char usage_check[] =
    "  --json                        JSON Lines, one object per finding\n"
    "  --strict                      warnings count as errors\n";
 
+static const char usage_as[] =
+   "usage: isa as --isa NAME [--OPTION VALUE]... (FILE | -) [-o OUT] [--hex]\n"
+   "       isa as --isa NAME --batch FILE|-\n"
+   "\n"
+   "Assemble a program of spec NAME written as isa dis prints it (with or without\n"
+   "--offsets prefixes; blanks are free, # and ; start comments) into bytes.\n"
+   "Errors go to standard error as FILE:LINE:COL: error: MESSAGE.\n"
+   "\n"
+   "options:\n"
+   "  -o OUT                        write the bytes to OUT (default: standard output)\n"
+   "  --hex                         write hex text instead of bytes\n"
+   "  --OPTION VALUE                a spec's option, e.g. --gpu t720\n"
+   "  --load LIB.so                 also the specs of a library built by isagen build\n"
+   "  --batch FILE|-                each line of FILE is a JSON string, a program's\n"
+   "                                text; print one JSON object {text, hex, ok, error}\n"
+   "                                per line\n";
+
 static const char *command_usage(const char *cmd)
 {
    return !strcmp(cmd, "list") ? usage_list : !strcmp(cmd, "dis") ? usage_dis : !strcmp(cmd, "check") ? usage_check
+                                                                                            : !strcmp(cmd, "as") ? usage_as
                                                                                                            : NULL;
 }
 
@@ -276,6 +295,19 @@ static int run(int argc, char **argv)
          fputs(command_usage(cmd), stdout);
          return EXIT_OK;
       }
+      if (!strcmp(cmd, "as") && !strcmp(a, "--hex")) {
+         o.out_hex = true;
+         continue;
+      }
+      if (!strcmp(cmd, "as") && (!strcmp(a, "-o") || !strncmp(a, "--output=", 9) || !strcmp(a, "--output"))) {
+         if (a[1] == '-' && a[8] == '=')
+            o.output = a + 9;
+         else if (i + 1 < argc)
+            o.output = argv[++i];
+         else
+            return usage_error("%s needs a value", a);
+         continue;
+      }
       if (!strcmp(cmd, "list") && !(k < sizeof valued / sizeof valued[0] && !strcmp(valued[k], "--load")))
          return usage_error("list takes no arguments but --load (got '%s')", a);
       if (k < sizeof valued / sizeof valued[0]) {
@@ -371,8 +403,18 @@ static int run(int argc, char **argv)
                   o.opt_value[k], o.opt_name[k], values);
       return usage_error("%s", what);
    }
+   if (!strcmp(cmd, "as")) {
+      if (o.hex || o.input_hex || o.start || o.have_stop || o.have_base || o.section || o.json)
+         return usage_error("%s", "as reads text: --hex (as input), --input, --section, --start, --stop, --base and "
+                                  "--json do not apply");
+      if (o.batch && (o.file || o.output || o.out_hex))
+         return usage_error("%s", "--batch reads its own input and answers in JSON; drop FILE, -o and --hex");
+      if (!o.batch && !o.file)
+         return usage_error("%s", "no input: give a FILE or -");
+      return cmd_as(&o);
+   }
    if (o.batch && strcmp(cmd, "dis"))
-      return usage_error("%s", "--batch only applies to dis");
+      return usage_error("%s", "--batch only applies to dis and as");
    if (o.batch && (o.hex || o.file))
       return usage_error("%s", "--batch reads its own input; drop --hex and FILE");
    if (o.batch && (o.input_hex || o.start || o.have_stop || o.have_base || o.show_bytes || o.section))

@@ -71,6 +71,15 @@ class Gen:
         with open(CORE_H, encoding="utf-8") as f:
             self.core_h = f.read().rstrip("\n")
         self.isagen_version, self.isagen_version_number = version.version(), version.version_number()
+        self._asm = None
+
+    @property
+    def asm(self):
+        """The assembler's tables (assembler.py), built on first use."""
+        if self._asm is None:
+            from .assembler import AsmTables
+            self._asm = AsmTables(self.names)
+        return self._asm
 
     def render(self, name):
         text = self.lookup.get_template(name).render(g=self, spec=self.spec, n=self.names)

@@ -431,6 +431,7 @@ enum isa_format { ISA_FMT_DEC = 0, ISA_FMT_HEX, ISA_FMT_BIN };
 #define ISA_NO_OFFSET ((size_t)-1)
 
 struct isa_type_desc;
+struct isa_asm;
 
 struct isa_field_desc {
    const char *name;
@@ -648,6 +649,9 @@ struct isa_spec {
    unsigned n_types;
    const struct isa_option *options; /* the <option>s, in order */
    unsigned n_options;
+   /* the text assembler's tables (isagen/asm.h), or NULL when the spec's
+    * displays use what the assembler does not read yet */
+   const struct isa_asm *assembler;
 };
 
 /* Option `name` of spec set to value `value_name` in options[] (an array of

@@ -1,0 +1,439 @@
+"""The assembler's tables: display templates run backwards.
+
+A display says how fields become text; the assembler needs the relation
+the other way.  This module turns the templates a unit prints with into a
+table of *goals* that one matcher in the runtime (runtime/src/asm.c) walks
+with backtracking, and compiles every expression a goal names into C:
+
+    goal     what it matches or assumes
+    LIT      literal text (template whitespace: any run of blanks)
+    NUM      a number as the substitution prints it; then expr == number
+    ENUM     a name of the enum (or the number of an unnamed value); expr == value
+    SEQ      its kids one after the other
+    ALT      one of its kids (SEQs), tried in order: {if} branches, operand
+             cases, <display when=...>s, choice alternatives
+    CHECK    the branch's condition holds (truth 1) or not (0)
+    EQ       expr a == expr b (a condition `x == y`, a parameter's argument)
+    CALL     an operand: a new frame of parameters, linked to the caller's
+             argument expressions by EQs, then its cases (an ALT)
+    SCOPE    a choice's alternative: select it, and read fields in it
+    LIST     {list}: items, each printed with its separator or not at all
+    END      the unit's text is over
+
+Nothing here solves anything: the matcher records each goal's equation and
+uses what the generator provides per expression -- its C value, the
+variables it reads, and for each variable a C *proposal* that inverts the
+expression (identity, +, -, *, shifts, xor, sign extension...).  A proposal
+is only a guess: the matcher assigns it, evaluates the expression forward
+and keeps it only if the expression then gives the wanted value.  When no
+proposal applies, the matcher searches a small domain (docs/design.md).
+What nothing can invert is reported (`unsupported`), with its location, so
+`isagen lint --asm` can say which template cannot be assembled.
+"""
+
+from dataclasses import dataclass, field as dc_field
+
+from .. import expr as X
+from .. import refs as R
+from .. import template as T
+from ..model import Choice, Struct
+from . import cexpr as E
+from .cexpr import Env
+from .names import Names
+from .printer import display_chains
+
+# goal kinds: the numbers of enum isa_asm_goal_kind in runtime/include/isagen/asm.h
+KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END")
+KIND = {k: i + 1 for i, k in enumerate(KINDS)}
+
+# number formats: enum isa_asm_num
+NUM_FORMATS = ("DEC", "UDEC", "HEX", "HEX_0X", "OCT", "BIN", "BIN_0B")
+NUM = {k: i for i, k in enumerate(NUM_FORMATS)}
+
+
+@dataclass
+class Goal:
+    kind: str
+    a: int = 0          # expr, kid goal, enum, alt index... (per kind)
+    b: int = 0
+    c: int = 0
+    kids: list = dc_field(default_factory=list)
+    text: str = ""
+    offset: str = "0"   # SCOPE: C offsetof of the alternative in the unit
+
+
+@dataclass
+class Var:
+    """A field the text can set: a scalar member of the struct a display is about."""
+    scope: object       # Struct
+    field: object
+    c_member: str       # member designator: "acc0_src0", "x[2]"
+    width: int
+    signed: bool
+
+
+@dataclass
+class Expr:
+    scope: object        # Struct whose fields `v` points at, or None
+    operand: object      # Operand whose parameters are in P[], or None
+    node: object
+    reads: list          # [("var", var index) | ("param", k)]
+    proposals: list      # per read: C text of its value from `want`, or None
+
+
+class Unsupported(Exception):
+    def __init__(self, node_or_loc, message):
+        super().__init__(message)
+        self.where, self.message = node_or_loc, message
+
+
+class AsmTables:
+    """The goal table of one spec's unit type, and what its goals name."""
+
+    def __init__(self, names):
+        self.names = names
+        self.spec = names.spec
+        self.goals = [Goal("END")]   # goal 0: the unit's end, shared
+        self.exprs, self.expr_keys = [], {}
+        self.vars, self.var_keys = [], {}
+        self.enums, self.enum_keys = [], {}
+        self.unsupported = []        # (where, message)
+        self.root = None
+        self.prefix = None
+        unit = self.spec.stream.unit if self.spec.stream is not None else None
+        self.unit_type, self.unit_kind = unit, getattr(unit, "kind", None)
+        try:
+            self.root = self.unit_goal(unit)
+            if self.spec.stream.prefix:
+                self.prefix = self.seq(self.template(self.spec.stream.prefix, None, None))
+        except Unsupported as u:
+            self.unsupported.append((u.where, u.message))
+            self.root = None
+
+    @property
+    def ok(self):
+        return self.root is not None
+
+    # ---- goals
+
+    def add(self, g):
+        self.goals.append(g)
+        return len(self.goals) - 1
+
+    def seq(self, kids):
+        kids = [k for k in kids if k is not None]
+        if len(kids) == 1 and self.goals[kids[0]].kind == "SEQ":
+            return kids[0]
+        return self.add(Goal("SEQ", kids=kids))
+
+    def alt(self, branches):
+        return self.add(Goal("ALT", kids=[self.seq(b) for b in branches]))
+
+    def unit_goal(self, t):
+        if isinstance(t, Choice):
+            branches = []
+            for a in t.alts:
+                if a.shadowed:
+                    continue
+                st = a.type.target
+                if not isinstance(st, Struct):
+                    raise Unsupported(a, f"alternative {st.name} is not a struct")
+                off = f"offsetof({self.names.sname(t)}, u.{a.name})"
+                branches.append([self.add(Goal("SCOPE", a=a.index, offset=off)), self.struct_goal(st), 0])
+            return self.alt(branches)
+        if isinstance(t, Struct):
+            return self.seq([self.struct_goal(t), 0])
+        raise Unsupported(t, f"the unit {t.name} is a {t.kind}: the assembler does not read those yet")
+
+    def struct_goal(self, s):
+        chains = display_chains(s)
+        if len(chains) > 1 or s.variants:
+            raise Unsupported(s, f"struct {s.name} has variants: the assembler does not read those yet")
+        displays = chains[0][1]
+        if not displays:
+            raise Unsupported(s, f"struct {s.name} has no display")
+        branches, before = [], []
+        for d in displays:
+            body = self.template(d.parts, s, None)
+            if d.when is None:
+                branches.append(before + body)
+                break
+            branches.append(before + self.assume(d.when, True, s, None) + body)
+            before = before + self.assume(d.when, False, s, None)
+        g = [self.alt(branches) if len(branches) > 1 else self.seq(branches[0])]
+        lf = s.length_flag_field
+        if lf is not None:
+            # the short form when it holds the text, else the long one (the encoder's own rule)
+            e0 = self.const_expr(s, lf)
+            g.append(self.alt([[self.add(Goal("EQ", a=e0, b=-1, c=0))], [self.add(Goal("EQ", a=e0, b=-1, c=1))]]))
+        return self.seq(g)
+
+    # ---- templates
+
+    def template(self, parts, scope, operand):
+        out = []
+        for p in parts or ():
+            if isinstance(p, T.Text):
+                if p.text:
+                    out.append(self.add(Goal("LIT", text=p.text)))
+            elif isinstance(p, T.Subst):
+                out.append(self.subst(p, scope, operand))
+            elif isinstance(p, T.If):
+                branches, before = [], []
+                for cond, body in p.branches:
+                    branches.append(before + self.assume(cond, True, scope, operand) + self.template(body, scope, operand))
+                    before = before + self.assume(cond, False, scope, operand)
+                branches.append(before + self.template(p.otherwise or [], scope, operand))
+                out.append(self.alt(branches))
+            elif isinstance(p, T.List):
+                items = []
+                for cond, body in p.items:
+                    if cond is not None:
+                        raise Unsupported(p, "a {list} item with a condition")
+                    items.append(self.seq(self.template(body, scope, operand)))
+                out.append(self.add(Goal("LIST", text=p.sep, kids=items)))
+            elif isinstance(p, T.Pad):
+                out.extend(self.template(p.body, scope, operand))
+            else:
+                raise Unsupported(p, f"{type(p).__name__.lower()} directives are not assembled yet")
+        return out
+
+    def subst(self, p, scope, operand):
+        node = p.node
+        ref = getattr(node, "ref", None)
+        if node.type == "agg":
+            if isinstance(ref, R.OperandCall):
+                return self.call(ref.operand, ref.args, scope, operand, node)
+            raise Unsupported(node, "printing a nested struct or a <use> is not assembled yet")
+        if node.type == "float":
+            raise Unsupported(node, "floating-point values are not assembled yet")
+        field = R.field_of(ref) if isinstance(node, X.Path) else None
+        e = self.expr(node, scope, operand)
+        if p.fmt_enum is not None:
+            return self.add(Goal("ENUM", a=e, b=self.enum_index(p.fmt_enum)))
+        fmt = p.fmt
+        if fmt is None:
+            if field is not None and field.enum is not None:
+                return self.add(Goal("ENUM", a=e, b=self.enum_index(field.enum)))
+            if field is not None and field.type.kind in ("float16", "fixed", "sfixed"):
+                raise Unsupported(node, f"a {field.type.kind} field printed as a number is not assembled yet")
+            if field is not None and field.format == "hex":
+                return self.add(Goal("NUM", a=e, b=NUM["HEX_0X"]))
+            if field is not None and field.format == "bin":
+                return self.add(Goal("NUM", a=e, b=NUM["BIN_0B"]))
+            return self.add(Goal("NUM", a=e, b=NUM["DEC"]))
+        conv = fmt[-1]
+        if conv in "di":
+            return self.add(Goal("NUM", a=e, b=NUM["DEC"]))
+        if conv in "uxXob":
+            return self.add(Goal("NUM", a=e, b=NUM[{"u": "UDEC", "x": "HEX", "X": "HEX", "o": "OCT", "b": "BIN"}[conv]]))
+        raise Unsupported(node, f"the format :{fmt} is not assembled yet")
+
+    def call(self, o, args, scope, operand, where):
+        if o.param_types:
+            raise Unsupported(where, f"operand {o.name} takes a struct parameter: not assembled yet")
+        arg_exprs = [self.expr(a, scope, operand) for a in args]
+        callee_scope = o.owner if o.owner is not None else None
+        if o.owner is not None and o.owner is not scope:
+            raise Unsupported(where, f"operand {o.name} is called from another struct")
+        branches, before = [], []
+        for c in o.cases:
+            body = self.template(c.display, callee_scope, o)
+            if c.when is None:
+                branches.append(before + body)
+                break
+            branches.append(before + self.assume(c.when, True, callee_scope, o) + body)
+            before = before + self.assume(c.when, False, callee_scope, o)
+        body = self.alt(branches)
+        return self.add(Goal("CALL", a=body, b=len(o.params), kids=arg_exprs))
+
+    # ---- conditions: split into equations where that tells the matcher a value
+
+    def assume(self, node, truth, scope, operand):
+        """Goals that hold exactly when `node` has the truth value `truth`."""
+        ref = getattr(node, "ref", None)
+        if isinstance(ref, R.LetValue) and ref.on is None and ref.let.value is not None:
+            return self.assume(ref.let.value, truth, scope, operand)
+        if isinstance(node, X.Unary) and node.op == "!":
+            return self.assume(node.arg, not truth, scope, operand)
+        if isinstance(node, X.Binary):
+            if node.op == "&&" and truth or node.op == "||" and not truth:
+                return self.assume(node.a, truth, scope, operand) + self.assume(node.b, truth, scope, operand)
+            if node.op == "==" and truth or node.op == "!=" and not truth:
+                return [self.add(Goal("EQ", a=self.expr(node.a, scope, operand), b=self.expr(node.b, scope, operand)))]
+        if isinstance(node, X.Path) and isinstance(ref, R.FieldValue) and ref.prop is None and \
+                ref.field.type.kind == "bool":
+            return [self.add(Goal("EQ", a=self.expr(node, scope, operand), b=-1, c=1 if truth else 0))]
+        return [self.add(Goal("CHECK", a=self.expr(node, scope, operand), b=1 if truth else 0))]
+
+    # ---- expressions
+
+    def enum_index(self, e):
+        if id(e) not in self.enum_keys:
+            self.enum_keys[id(e)] = len(self.enums)
+            self.enums.append(e)
+        return self.enum_keys[id(e)]
+
+    def var_for(self, scope, f, member):
+        key = (id(scope), member)
+        if key not in self.var_keys:
+            width = sum(w for _, w in f.pieces)
+            self.var_keys[key] = len(self.vars)
+            self.vars.append(Var(scope, f, member, width, f.type.kind == "sint"))
+        return self.var_keys[key]
+
+    def const_expr(self, scope, f):
+        """An expression reading field f of scope (made up: the length flag)."""
+        node = X.Path([f.name], 0)
+        node.ref = R.FieldValue(R.Access(R.SELF, (R.Member(f),)), f)
+        return self.expr(node, scope, None)
+
+    def reads_of(self, node, scope, operand, out):
+        """The variables node reads, in order of first use."""
+        if isinstance(node, (X.Path, X.Var)):
+            ref = node.ref
+            if isinstance(ref, R.FieldValue):
+                acc = ref.access
+                if acc.root in (R.PREV, R.NEXT):
+                    return
+                if acc.root != R.SELF:
+                    raise Unsupported(node, "a field of a struct parameter")
+                member = []
+                for s in acc.steps:
+                    if isinstance(s, R.Member):
+                        member.append(s.field.name)
+                    elif isinstance(s, R.Element) and s.constant:
+                        member[-1] += f"[{s.index.value}]"
+                    else:
+                        raise Unsupported(node, "a field reached through a variant, an item or a run-time index")
+                if len(member) != 1:
+                    raise Unsupported(node, "a field of a nested struct")
+                if scope is None:
+                    raise Unsupported(node, "a field read outside a struct")
+                k = ("var", self.var_for(scope, ref.field, member[0]))
+            elif isinstance(ref, R.ParamValue):
+                k = ("param", operand.params.index(ref.name))
+            elif isinstance(ref, R.LetValue):
+                if ref.on is not None:
+                    raise Unsupported(node, "a let of a nested struct")
+                self.reads_of(ref.let.value, scope, operand, out)
+                return
+            elif isinstance(ref, (R.FixedValue, R.ContextValue, R.OptionValue)):
+                return
+            elif isinstance(ref, R.StateValue):
+                if ref.index is not None:
+                    self.reads_of(ref.index, scope, operand, out)
+                return
+            else:
+                raise Unsupported(node, f"{type(ref).__name__} values are not assembled yet")
+            if k not in out:
+                out.append(k)
+            return
+        if isinstance(node, X.Call) and node.fn in ("present", "count"):
+            raise Unsupported(node, "present() and count() are not assembled yet")
+        for kid in children(node):
+            self.reads_of(kid, scope, operand, out)
+
+    def expr(self, node, scope, operand):
+        key = (id(node), id(scope), id(operand))
+        if key in self.expr_keys:
+            return self.expr_keys[key]
+        reads = []
+        self.reads_of(node, scope, operand, reads)
+        env = Env(self.names, "v", True, None, False)
+        proposals = []
+        for r in reads:
+            try:
+                proposals.append(E.flat(propose(node, r, self, scope, operand, E.Atom("want"), env)))
+            except Unsupported:
+                proposals.append(None)
+        self.expr_keys[key] = len(self.exprs)
+        self.exprs.append(Expr(scope, operand, node, reads, proposals))
+        return self.expr_keys[key]
+
+    # ---- C text for the template
+
+    def expr_c(self, e):
+        """C body lines of expression e's value function."""
+        env = Env(self.names, "v", True, None, False)
+        return E.flat(E.compile(e.node, env))
+
+    def scope_type(self, e):
+        return self.names.sname(e.scope) if e.scope is not None else None
+
+    def param_names(self, e):
+        return [Names.param(p) for p in e.operand.params] if e.operand is not None else []
+
+
+def children(node):
+    if isinstance(node, X.Unary):
+        return [node.arg]
+    if isinstance(node, X.Binary):
+        return [node.a, node.b]
+    if isinstance(node, X.Cond):
+        return [node.c, node.a, node.b]
+    if isinstance(node, X.Call):
+        return list(node.args)
+    if isinstance(node, X.Var) and node.index is not None:
+        return [node.index]
+    return []
+
+
+def mentions(node, read, tables, scope, operand):
+    out = []
+    tables.reads_of(node, scope, operand, out)
+    return read in out
+
+
+def propose(node, read, tables, scope, operand, want, env):
+    """C tree of the value of variable `read` that makes `node` equal `want`
+    (a guess the matcher checks), when read occurs in node once, through
+    operators that can be undone."""
+    ref = getattr(node, "ref", None)
+    if isinstance(node, (X.Path, X.Var)):
+        if isinstance(ref, R.LetValue):
+            return propose(ref.let.value, read, tables, scope, operand, want, env)
+        if isinstance(ref, R.FieldValue) and ref.prop is None or isinstance(ref, R.ParamValue):
+            out = []
+            tables.reads_of(node, scope, operand, out)
+            if out == [read]:
+                return want
+        raise Unsupported(node, "not invertible")
+    kids = children(node)
+    holders = [k for k in kids if mentions(k, read, tables, scope, operand)]
+    if len(holders) != 1:
+        raise Unsupported(node, "not invertible")
+    h = holders[0]
+    c = lambda n: E.compile(n, env)  # noqa: E731
+    if isinstance(node, X.Unary):
+        if node.op == "-":
+            return propose(h, read, tables, scope, operand, E.Call("isa_x_neg", [want]), env)
+        if node.op == "~":
+            return propose(h, read, tables, scope, operand, E.Prefix("~", want), env)
+    if isinstance(node, X.Binary):
+        a_holds = h is node.a
+        other = node.b if a_holds else node.a
+        op = node.op
+        if op == "+":
+            return propose(h, read, tables, scope, operand, E.Call("isa_x_sub", [want, c(other)]), env)
+        if op == "-":
+            w = E.Call("isa_x_add", [want, c(other)]) if a_holds else E.Call("isa_x_sub", [c(other), want])
+            return propose(h, read, tables, scope, operand, w, env)
+        if op == "^":
+            return propose(h, read, tables, scope, operand, E.Infix("^", want, c(other)), env)
+        if op == "*":
+            return propose(h, read, tables, scope, operand, E.Call("isa_x_div", [want, c(other)]), env)
+        if op == "<<" and a_holds:
+            return propose(h, read, tables, scope, operand, E.Call("isa_x_shr", [want, c(other)]), env)
+        if op == ">>" and a_holds:
+            return propose(h, read, tables, scope, operand, E.Call("isa_x_shl", [want, c(other)]), env)
+        if op == "|":
+            return propose(h, read, tables, scope, operand, E.Infix("&", want, E.Prefix("~", c(other))), env)
+        if op == "&":
+            return propose(h, read, tables, scope, operand, want, env)
+    if isinstance(node, X.Call) and h is node.args[0]:
+        if node.fn == "sext":
+            return propose(h, read, tables, scope, operand, E.Call("isa_x_bits", [want, E.Atom("0"), c(node.args[1])]), env)
+        if node.fn == "bits":
+            return propose(h, read, tables, scope, operand, E.Call("isa_x_shl", [want, c(node.args[1])]), env)
+    raise Unsupported(node, "not invertible")

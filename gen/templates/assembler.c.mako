@@ -1,0 +1,145 @@
+<%doc>
+  Emits the assembler's tables of <prefix>.c (isagen/asm.h): the goals a
+  unit's text matches, and the C of every expression they name (its value,
+  and guesses of the variables it reads).  Built by cgen/assembler.py;
+  walked by runtime/src/asm.c.  Included by spec.c.mako.
+</%doc>\
+<% a = g.asm; P = g.prefix %>\
+% if not a.ok:
+
+/* No assembler tables: ${a.unsupported[0][1] if a.unsupported else 'no unit'} */
+% else:
+
+/* ======================================================================
+ * The assembler's tables (isagen/asm.h)
+ * ====================================================================== */
+% for k, e in enumerate(a.exprs):
+<% st = a.scope_type(e); params = a.param_names(e) %>\
+
+static int64_t ${P}_asm_e${k}(const void *self, const int64_t *P, const struct isa_ctx *ctx)
+{
+%   if st:
+   const ${st} *v = (const ${st} *)self;
+   (void)v;
+%   endif
+%   for i, pn in enumerate(params):
+   const int64_t ${pn} = P[${i}];
+   (void)${pn};
+%   endfor
+   (void)self;
+   (void)P;
+   (void)ctx;
+   return ${a.expr_c(e)};
+}
+%   if any(p is not None for p in e.proposals):
+
+static int64_t ${P}_asm_p${k}(const void *self, const int64_t *P, const struct isa_ctx *ctx, unsigned read, int64_t want)
+{
+%     if st:
+   const ${st} *v = (const ${st} *)self;
+   (void)v;
+%     endif
+%     for i, pn in enumerate(params):
+   const int64_t ${pn} = P[${i}];
+   (void)${pn};
+%     endfor
+   (void)self;
+   (void)P;
+   (void)ctx;
+   switch (read) {
+%     for i, prop in enumerate(e.proposals):
+%       if prop is not None:
+   case ${i}: return ${prop};
+%       endif
+%     endfor
+   default: return want;
+   }
+}
+%   endif
+% endfor
+<% reads, firsts = [], [] %>\
+% for e in a.exprs:
+<% firsts.append(len(reads)); reads.extend(r[1] if r[0] == 'var' else -1 - r[1] for r in e.reads) %>\
+% endfor
+
+static const int32_t ${P}_asm_reads[] = {
+% for ln in g.wrap_items([str(x) for x in reads] or ['0']):
+   ${ln}
+% endfor
+};
+
+static const struct isa_asm_expr ${P}_asm_exprs[] = {
+% for k, e in enumerate(a.exprs):
+<% mask = sum(1 << i for i, p in enumerate(e.proposals) if p is not None and i < 32) %>\
+   {${P}_asm_e${k}, ${('%s_asm_p%d' % (P, k)) if mask else '0'}, ${firsts[k]}, ${len(e.reads)}, ${'0x%xu' % mask}},
+% endfor
+};
+
+static const struct isa_asm_var ${P}_asm_vars[] = {
+% for v in a.vars:
+<% st = n.sname(v.scope) %>\
+   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}), ${v.width}, ${1 if v.signed else 0}},
+% endfor
+% if not a.vars:
+   {0, 0, 0, 0},
+% endif
+};
+% for k, e in enumerate(a.enums):
+<% names = sorted(((x.display, x.value) for x in e.values), key=lambda nv: (-len(nv[0].encode('utf-8')), nv[1])) %>\
+
+static const struct isa_asm_name ${P}_asm_names${k}[] = {
+%   for name, value in names:
+   {${g.c_string(name)}, ${len(name.encode('utf-8'))}, ${g.c_int(value)}},
+%   endfor
+};
+
+static int ${P}_asm_named${k}(int64_t value)
+{
+   return value >= 0 && value <= UINT32_MAX && ${n.enum_named_fn(e)}((uint32_t)value) != 0;
+}
+% endfor
+
+static const struct isa_asm_enum ${P}_asm_enums[] = {
+% for k, e in enumerate(a.enums):
+   {${P}_asm_names${k}, ${len(e.values)}, ${P}_asm_named${k}},
+% endfor
+% if not a.enums:
+   {0, 0, 0},
+% endif
+};
+<% kids = [] %>\
+
+static const struct isa_asm_goal ${P}_asm_goals[] = {
+% for k, goal in enumerate(a.goals):
+<% first = len(kids); kids.extend(goal.kids) %>\
+   {ISA_ASM_${goal.kind}, ${goal.a}, ${goal.b}, ${g.c_int(goal.c)}, ${first}, ${len(goal.kids)}, ${g.c_string(goal.text)}, ${len(goal.text.encode('utf-8'))}, ${goal.offset}},
+% endfor
+};
+
+static const uint32_t ${P}_asm_kids[] = {
+% for ln in g.wrap_items([str(x) for x in kids] or ['0']):
+   ${ln}
+% endfor
+};
+
+static void ${P}_asm_init(void *unit)
+{
+% if a.unit_kind == 'struct':
+   ${n.fn(a.unit_type, 'init')}((${n.sname(a.unit_type)} *)unit);
+% else:
+   memset(unit, 0, sizeof(${n.sname(a.unit_type)}));
+% endif
+}
+
+static const struct isa_asm ${P}_asm = {
+   ${P}_asm_goals,
+   ${P}_asm_kids,
+   ${P}_asm_exprs,
+   ${P}_asm_reads,
+   ${P}_asm_vars,
+   ${P}_asm_enums,
+   ${P}_asm_init,
+   ${a.root},
+   ${a.prefix if a.prefix is not None else -1},
+};
+% endif

@@ -1,0 +1,125 @@
+/* isagen/asm.h -- the text assembler: a spec's display templates run
+ * backwards.
+ *
+ * The generator turns the templates a unit prints with into a table of
+ * goals (gen/isagenlib/cgen/assembler.py); isa_assemble walks it with
+ * backtracking (runtime/src/asm.c), records an equation for every value
+ * the text gives, solves them with the expressions' C code, and accepts a
+ * unit only when encoding it, decoding the bytes and printing them gives
+ * the text it matched.
+ */
+#ifndef ISAGEN_ASM_H
+#define ISAGEN_ASM_H
+
+#include "isagen/isagen.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- assembling text ------------------------------------------------------ */
+
+#define ISA_ASM_MESSAGE 200
+
+/* One problem in the text: where it is (1-based line and column, in bytes)
+ * and what is wrong. */
+struct isa_asm_diag {
+   unsigned line, col;
+   char message[ISA_ASM_MESSAGE];
+};
+
+/* Assemble the program text[0..len) of `spec` into buf[0..cap); *size gets
+ * the program's size in bytes.  `options`: spec->n_options values
+ * (isa_options_init), or NULL for the defaults.  Problems go into
+ * diags[0..max_diags) (*n_diags gets how many were found, even past
+ * max_diags); the text goes on being read after an error, from the next
+ * line.  Returns ISA_OK, ISA_ERR_ARG when the text has errors (or the spec
+ * has no assembler: spec->assembler is NULL), ISA_ERR_NOSPACE when buf is
+ * too small, or the program encoder's status. */
+int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options,
+                 uint8_t *buf, size_t cap, size_t *size,
+                 struct isa_asm_diag *diags, unsigned max_diags, unsigned *n_diags);
+
+/* ---- the generated tables ------------------------------------------------- */
+
+enum isa_asm_goal_kind {
+   ISA_ASM_LIT = 1, /* text[0..len): template blanks match any run of blanks */
+   ISA_ASM_NUM,     /* a number printed as b (enum isa_asm_num) says; then expr a == it */
+   ISA_ASM_ENUM,    /* a name of enums[b], or the number of an unnamed value; expr a == it */
+   ISA_ASM_SEQ,     /* kids, one after the other */
+   ISA_ASM_ALT,     /* one of the kids, tried in order */
+   ISA_ASM_CHECK,   /* expr a is true (b 1) or false (b 0) */
+   ISA_ASM_EQ,      /* expr a == expr b, or == c when b is -1 */
+   ISA_ASM_CALL,    /* an operand: a frame of b parameters equal to the kids (expressions of the
+                     * caller), then goal a */
+   ISA_ASM_SCOPE,   /* select the unit's alternative a; fields are read at `offset` in the unit */
+   ISA_ASM_LIST,    /* the kids, each printed after text (a separator) or not at all */
+   ISA_ASM_END      /* the unit's text is over */
+};
+
+enum isa_asm_num { ISA_ASM_DEC, ISA_ASM_UDEC, ISA_ASM_HEX, ISA_ASM_HEX_0X, ISA_ASM_OCT, ISA_ASM_BIN, ISA_ASM_BIN_0B };
+
+struct isa_asm_goal {
+   uint8_t kind;
+   int32_t a, b;
+   int64_t c;
+   uint32_t first, n; /* kids: kids[first..first+n) */
+   const char *text;
+   uint32_t len;
+   size_t offset;
+};
+
+/* A field a display reads: a scalar member of the struct it is about. */
+struct isa_asm_var {
+   size_t offset; /* of the C member in that struct */
+   uint8_t c_size;
+   uint8_t width;
+   uint8_t is_signed;
+};
+
+/* An expression of a template: its value, given the struct its fields are
+ * in (self) and the operand's parameters (params); and for the variables
+ * it reads (reads[first..first+n): a var index, or -1 - k for parameter
+ * k), a guess of the variable's value that makes it `want` (propose; bit
+ * i of proposes set when read i has one).  The guess is checked. */
+struct isa_asm_expr {
+   int64_t (*eval)(const void *self, const int64_t *params, const struct isa_ctx *ctx);
+   int64_t (*propose)(const void *self, const int64_t *params, const struct isa_ctx *ctx, unsigned read,
+                      int64_t want);
+   uint32_t first;
+   uint16_t n;
+   uint32_t proposes;
+};
+
+/* The names of an enum the text may give, longest first. */
+struct isa_asm_name {
+   const char *name;
+   uint32_t len;
+   int64_t value;
+};
+
+struct isa_asm_enum {
+   const struct isa_asm_name *names;
+   uint32_t n;
+   int (*named)(int64_t value); /* the value has a name (else it prints as its number) */
+};
+
+#define ISA_ASM_MAX_PARAMS 16
+
+struct isa_asm {
+   const struct isa_asm_goal *goals;
+   const uint32_t *kids;
+   const struct isa_asm_expr *exprs;
+   const int32_t *reads;
+   const struct isa_asm_var *vars;
+   const struct isa_asm_enum *enums;
+   void (*init)(void *unit); /* a unit before its text is read: zero, and the XML defaults */
+   uint32_t unit;   /* the goal a unit's text matches */
+   int32_t prefix;  /* the listing's prefix (isa dis --offsets), or -1 */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ISAGEN_ASM_H */

@@ -1,0 +1,1118 @@
+/* The text assembler: one matcher for every spec's goal table (isagen/asm.h).
+ *
+ * A unit's text is matched against its goals depth first, with
+ * backtracking: literal text, numbers and enum names consume text; {if}
+ * branches, operand cases and choice alternatives are tried in order.
+ * Every value the text gives, and every condition a branch assumes, is an
+ * equation over the unit's fields and the operands' parameters.  An
+ * equation whose every variable is known is checked at once; one with a
+ * single unknown variable is solved with the generated guess for it (then
+ * checked); the others wait.  When the unit's text is over, a waiting
+ * equation is tried with the fields' XML defaults, then by searching the
+ * values of its unknown fields (at most SEARCH_BITS bits).  A solution
+ * stands only if the unit, encoded, decoded and printed, gives the text it
+ * matched (blanks aside): so redundant, computed or context-dependent text
+ * is checked by the printer itself, not by code here.
+ *
+ * Nothing here knows an ISA; the state is this file's struct matcher, per
+ * call.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isagen/asm.h"
+#include "isagen/isagen.h"
+
+#define MAX_FRAMES 256     /* operand calls per unit */
+#define MAX_CONS 1024      /* equations per unit */
+#define MAX_TRAIL 4096     /* undo records per unit */
+#define SEARCH_BITS 12     /* the most unknown bits one waiting equation may search */
+#define STEP_BUDGET 200000 /* goals tried per unit before giving up */
+#define MAX_EXPECTED 8     /* alternatives named in an error */
+#define PRINT_MAX 4096     /* a unit's printed text, for the check */
+
+enum side_kind { SIDE_EXPR, SIDE_PARAM, SIDE_CONST };
+
+struct side {
+   uint8_t kind;
+   uint16_t frame;
+   int32_t id;    /* expr, or parameter slot */
+   int64_t value; /* SIDE_CONST */
+};
+
+struct con {
+   uint8_t check;   /* CHECK: a is true (truth) or false; else a == b */
+   uint8_t truth;
+   uint8_t done;
+   struct side a, b;
+};
+
+struct frame {
+   size_t scope; /* offset of the struct its fields are in, within the unit */
+   uint16_t n_params;
+   uint16_t known; /* bit k: params[k] holds its value */
+   int64_t params[ISA_ASM_MAX_PARAMS];
+};
+
+enum trail_kind { TR_FIELD, TR_PARAM, TR_DONE };
+
+struct trail {
+   uint8_t kind;
+   uint32_t where; /* field: byte offset in the unit; param: frame; done: con */
+   uint32_t slot;  /* param slot; field: var index */
+   int64_t old;
+};
+
+/* What was expected at the furthest point the text was read to. */
+struct expected {
+   size_t pos;
+   unsigned n;
+   const char *what[MAX_EXPECTED];
+   uint32_t len[MAX_EXPECTED];
+   char range[96]; /* a value out of range there */
+};
+
+struct matcher {
+   const struct isa_spec *spec;
+   const struct isa_asm *t;
+   const char *text;
+   size_t len, pos, start;
+   unsigned char *unit, *known, *fresh; /* the unit object, a byte per byte of it, its initial state */
+   size_t unit_size;
+   struct frame frames[MAX_FRAMES];
+   unsigned n_frames, frame;
+   struct con cons[MAX_CONS];
+   unsigned n_cons;
+   struct trail trail[MAX_TRAIL];
+   unsigned n_trail;
+   struct isa_ctx ctx;
+   unsigned long steps;
+   int overflow; /* a table above filled up, or the step budget ran out */
+   struct expected exp;
+   /* the longest unit found so far: its text's end, bytes, decoded unit */
+   size_t best_end, best_bytes;
+   int best_exact, exact;
+   void *best;
+   /* the check of a solution */
+   uint8_t *bytes;
+   size_t bytes_cap, unit_bytes;
+   void *decoded;
+   char printed[PRINT_MAX];
+};
+
+/* ---- text ------------------------------------------------------------------ */
+
+static int is_word(int c)
+{
+   return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Skip blanks and comments (# or ; to the end of the line, unless the
+ * template expects that very character next: `expect`, or 0); line ends
+ * too when `lines` (where the template has one, and between units): a
+ * unit's text never spills onto a line its display does not print. */
+static void skip_blank(struct matcher *m, int expect, int lines)
+{
+   while (m->pos < m->len) {
+      char c = m->text[m->pos];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || (c == '\n' && lines)) {
+         m->pos++;
+      } else if ((c == '#' || c == ';') && c != expect) {
+         while (m->pos < m->len && m->text[m->pos] != '\n')
+            m->pos++;
+      } else {
+         break;
+      }
+   }
+}
+
+static void expect(struct matcher *m, const char *what, size_t len)
+{
+   struct expected *e = &m->exp;
+   if (m->pos < e->pos)
+      return;
+   if (m->pos > e->pos) {
+      e->pos = m->pos;
+      e->n = 0;
+      e->range[0] = 0;
+   }
+   for (unsigned i = 0; i < e->n; i++)
+      if (e->len[i] == len && memcmp(e->what[i], what, len) == 0)
+         return;
+   if (e->n < MAX_EXPECTED) {
+      e->what[e->n] = what;
+      e->len[e->n++] = (uint32_t)len;
+   }
+}
+
+/* Template text: its blanks match any run of blanks (none between two
+ * punctuation marks, at least one between two words); the rest exactly. */
+static int match_text(struct matcher *m, const char *s, size_t n)
+{
+   size_t i = 0;
+   while (i < n) {
+      if (isspace((unsigned char)s[i])) {
+         size_t before = m->pos;
+         int lines = 0;
+         while (i < n && isspace((unsigned char)s[i]))
+            lines |= s[i++] == '\n';
+         skip_blank(m, i < n ? s[i] : 0, lines);
+         if (m->pos == before && before > 0 && before < m->len && is_word(m->text[before - 1]) &&
+             is_word(m->text[before]))
+            return 0;
+         continue;
+      }
+      if (m->pos < m->len && isspace((unsigned char)m->text[m->pos]))
+         skip_blank(m, s[i], 0);
+      if (m->pos >= m->len || m->text[m->pos] != s[i])
+         return 0;
+      m->pos++;
+      i++;
+   }
+   return 1;
+}
+
+static int digit_value(int c)
+{
+   if (c >= '0' && c <= '9')
+      return c - '0';
+   if (c >= 'a' && c <= 'f')
+      return c - 'a' + 10;
+   if (c >= 'A' && c <= 'F')
+      return c - 'A' + 10;
+   return 99;
+}
+
+/* A number as format f prints it; 0 when there is none. */
+static int match_number(struct matcher *m, unsigned f, int64_t *value)
+{
+   skip_blank(m, 0, 0);
+   size_t p = m->pos;
+   int neg = 0;
+   unsigned base = 10;
+   if (p < m->len && m->text[p] == '-' && (f == ISA_ASM_DEC || f == ISA_ASM_HEX_0X)) {
+      neg = 1;
+      p++;
+   }
+   if (f == ISA_ASM_HEX_0X || f == ISA_ASM_BIN_0B) {
+      char x = f == ISA_ASM_HEX_0X ? 'x' : 'b';
+      if (p + 1 >= m->len || m->text[p] != '0' || (m->text[p + 1] | 0x20) != x)
+         return 0;
+      p += 2;
+   }
+   if (f == ISA_ASM_HEX || f == ISA_ASM_HEX_0X)
+      base = 16;
+   else if (f == ISA_ASM_OCT)
+      base = 8;
+   else if (f == ISA_ASM_BIN || f == ISA_ASM_BIN_0B)
+      base = 2;
+   uint64_t u = 0;
+   size_t digits = 0;
+   while (p < m->len) {
+      unsigned d = (unsigned)digit_value(m->text[p]);
+      if (d >= base)
+         break;
+      if (u > (UINT64_MAX - d) / base)
+         return 0;
+      u = u * base + d;
+      p++;
+      digits++;
+   }
+   if (!digits)
+      return 0;
+   if (neg && u > (uint64_t)INT64_MAX + 1)
+      return 0;
+   *value = neg ? (int64_t)(0 - u) : (int64_t)u;
+   m->pos = p;
+   return 1;
+}
+
+/* ---- variables --------------------------------------------------------------- */
+
+static int64_t load(const unsigned char *p, const struct isa_asm_var *v)
+{
+   switch (v->c_size) {
+   case 1: {
+      if (v->is_signed) {
+         int8_t x;
+         memcpy(&x, p, 1);
+         return x;
+      }
+      uint8_t x;
+      memcpy(&x, p, 1);
+      return x;
+   }
+   case 2: {
+      if (v->is_signed) {
+         int16_t x;
+         memcpy(&x, p, 2);
+         return x;
+      }
+      uint16_t x;
+      memcpy(&x, p, 2);
+      return x;
+   }
+   case 4: {
+      if (v->is_signed) {
+         int32_t x;
+         memcpy(&x, p, 4);
+         return x;
+      }
+      uint32_t x;
+      memcpy(&x, p, 4);
+      return x;
+   }
+   default: {
+      int64_t x;
+      memcpy(&x, p, 8);
+      return x;
+   }
+   }
+}
+
+static void store(unsigned char *p, const struct isa_asm_var *v, int64_t value)
+{
+   switch (v->c_size) {
+   case 1: {
+      uint8_t x = (uint8_t)value;
+      memcpy(p, &x, 1);
+      break;
+   }
+   case 2: {
+      uint16_t x = (uint16_t)value;
+      memcpy(p, &x, 2);
+      break;
+   }
+   case 4: {
+      uint32_t x = (uint32_t)value;
+      memcpy(p, &x, 4);
+      break;
+   }
+   default:
+      memcpy(p, &value, 8);
+      break;
+   }
+}
+
+static int fits(const struct isa_asm_var *v, int64_t x)
+{
+   if (v->width >= 64)
+      return 1;
+   if (v->is_signed)
+      return x >= -((int64_t)1 << (v->width - 1)) && x < ((int64_t)1 << (v->width - 1));
+   return x >= 0 && (uint64_t)x < ((uint64_t)1 << v->width);
+}
+
+static int push_trail(struct matcher *m, uint8_t kind, uint32_t where, uint32_t slot, int64_t old)
+{
+   if (m->n_trail >= MAX_TRAIL) {
+      m->overflow = 1;
+      return 0;
+   }
+   m->trail[m->n_trail++] = (struct trail){kind, where, slot, old};
+   return 1;
+}
+
+static void undo(struct matcher *m, unsigned to)
+{
+   while (m->n_trail > to) {
+      struct trail *r = &m->trail[--m->n_trail];
+      if (r->kind == TR_FIELD) {
+         store(m->unit + r->where, &m->t->vars[r->slot], r->old);
+         m->known[r->where] = 0;
+      } else if (r->kind == TR_PARAM) {
+         m->frames[r->where].known &= (uint16_t)~(1u << r->slot);
+      } else {
+         m->cons[r->where].done = 0;
+      }
+   }
+}
+
+/* read k of an expression, in frame f: known? its value? */
+static int read_known(const struct matcher *m, int32_t read, unsigned f)
+{
+   if (read < 0)
+      return (m->frames[f].known >> (-1 - read)) & 1;
+   return m->known[m->frames[f].scope + m->t->vars[read].offset];
+}
+
+static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
+{
+   if (read < 0) {
+      unsigned slot = (unsigned)(-1 - read);
+      if (!push_trail(m, TR_PARAM, f, slot, 0))
+         return 0;
+      m->frames[f].params[slot] = x;
+      m->frames[f].known |= (uint16_t)(1u << slot);
+      return 1;
+   }
+   const struct isa_asm_var *v = &m->t->vars[read];
+   size_t at = m->frames[f].scope + v->offset;
+   if (!fits(v, x)) {
+      if (m->pos >= m->exp.pos) {
+         snprintf(m->exp.range, sizeof m->exp.range, "a value that fits %u %s bits (found %lld)", v->width,
+                  v->is_signed ? "signed" : "unsigned", (long long)x);
+         m->exp.pos = m->pos;
+      }
+      return 0;
+   }
+   if (!push_trail(m, TR_FIELD, (uint32_t)at, (uint32_t)read, load(m->unit + at, v)))
+      return 0;
+   store(m->unit + at, v, x);
+   m->known[at] = 1;
+   return 1;
+}
+
+/* ---- equations ------------------------------------------------------------------ */
+
+static const struct isa_asm_expr *expr_of(const struct matcher *m, const struct side *s)
+{
+   return &m->t->exprs[s->id];
+}
+
+static unsigned unknowns(const struct matcher *m, const struct side *s, unsigned *which)
+{
+   if (s->kind == SIDE_CONST)
+      return 0;
+   if (s->kind == SIDE_PARAM) {
+      *which = 0;
+      return !((m->frames[s->frame].known >> s->id) & 1);
+   }
+   const struct isa_asm_expr *e = expr_of(m, s);
+   unsigned n = 0;
+   for (unsigned i = 0; i < e->n; i++)
+      if (!read_known(m, m->t->reads[e->first + i], s->frame)) {
+         *which = i;
+         n++;
+      }
+   return n;
+}
+
+static int64_t value_of(const struct matcher *m, const struct side *s)
+{
+   if (s->kind == SIDE_CONST)
+      return s->value;
+   const struct frame *f = &m->frames[s->frame];
+   if (s->kind == SIDE_PARAM)
+      return f->params[s->id];
+   return expr_of(m, s)->eval(m->unit + f->scope, f->params, &m->ctx);
+}
+
+enum { FAIL, WAIT, DONE };
+
+/* Make side s equal want, if it has one unknown variable with a guess. */
+static int solve(struct matcher *m, const struct side *s, int64_t want)
+{
+   unsigned which = 0, n = unknowns(m, s, &which);
+   if (n == 0)
+      return value_of(m, s) == want ? DONE : FAIL;
+   if (n > 1)
+      return WAIT;
+   if (s->kind == SIDE_PARAM)
+      return assign(m, -1 - s->id, s->frame, want) ? DONE : FAIL;
+   const struct isa_asm_expr *e = expr_of(m, s);
+   if (!((e->proposes >> which) & 1))
+      return WAIT;
+   const struct frame *f = &m->frames[s->frame];
+   int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want);
+   if (!assign(m, m->t->reads[e->first + which], s->frame, x))
+      return FAIL;
+   return value_of(m, s) == want ? DONE : FAIL;
+}
+
+static int try_con(struct matcher *m, struct con *c)
+{
+   unsigned w;
+   if (c->check) {
+      if (unknowns(m, &c->a, &w))
+         return WAIT;
+      return (value_of(m, &c->a) != 0) == c->truth ? DONE : FAIL;
+   }
+   if (!unknowns(m, &c->b, &w))
+      return solve(m, &c->a, value_of(m, &c->b));
+   if (!unknowns(m, &c->a, &w))
+      return solve(m, &c->b, value_of(m, &c->a));
+   return WAIT;
+}
+
+/* Work the waiting equations until none moves; 0 when one fails. */
+static int settle(struct matcher *m)
+{
+   int moved = 1;
+   while (moved) {
+      moved = 0;
+      for (unsigned i = 0; i < m->n_cons; i++) {
+         struct con *c = &m->cons[i];
+         if (c->done)
+            continue;
+         unsigned before = m->n_trail;
+         int r = try_con(m, c);
+         if (r == FAIL || m->overflow)
+            return 0;
+         if (r == DONE) {
+            if (!push_trail(m, TR_DONE, i, 0, 0))
+               return 0;
+            c->done = 1;
+            moved = 1;
+         } else if (m->n_trail != before) {
+            moved = 1;
+         }
+      }
+   }
+   return 1;
+}
+
+static int add_con(struct matcher *m, struct con c)
+{
+   if (m->n_cons >= MAX_CONS) {
+      m->overflow = 1;
+      return 0;
+   }
+   m->cons[m->n_cons++] = c;
+   return settle(m);
+}
+
+static struct side expr_side(const struct matcher *m, int32_t e)
+{
+   return (struct side){SIDE_EXPR, (uint16_t)m->frame, e, 0};
+}
+
+static struct side const_side(int64_t v)
+{
+   return (struct side){SIDE_CONST, 0, 0, v};
+}
+
+/* ---- matching ----------------------------------------------------------------- */
+
+struct saved {
+   size_t pos;
+   unsigned n_trail, n_cons, n_frames, frame;
+};
+
+static struct saved save(const struct matcher *m)
+{
+   return (struct saved){m->pos, m->n_trail, m->n_cons, m->n_frames, m->frame};
+}
+
+static void restore(struct matcher *m, const struct saved *s)
+{
+   undo(m, s->n_trail);
+   m->pos = s->pos;
+   m->n_cons = s->n_cons;
+   m->n_frames = s->n_frames;
+   m->frame = s->frame;
+}
+
+enum cont_kind { K_SEQ, K_NONEMPTY, K_EMPTY, K_STOP };
+
+/* What comes after the goals at hand: the rest of a sequence (in its
+ * frame), or the next item of a list once the item at hand printed
+ * something (K_NONEMPTY) or nothing (K_EMPTY). */
+struct cont {
+   uint8_t kind;
+   const uint32_t *seq;
+   unsigned n;
+   unsigned frame;
+   const struct isa_asm_goal *list;
+   unsigned item;
+   int first;
+   size_t mark;
+   const struct cont *next;
+};
+
+static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct cont *k);
+static int finish(struct matcher *m);
+
+static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i, int first, const struct cont *k);
+
+static int resume(struct matcher *m, const struct cont *k)
+{
+   if (!k)
+      return finish(m);
+   switch (k->kind) {
+   case K_STOP:
+      return 1;
+   case K_SEQ:
+      m->frame = k->frame;
+      return run(m, k->seq, k->n, k->next);
+   case K_NONEMPTY:
+      if (m->pos == k->mark)
+         return 0;
+      m->frame = k->frame;
+      return list_item(m, k->list, k->item, 0, k->next);
+   default:
+      if (m->pos != k->mark)
+         return 0;
+      m->frame = k->frame;
+      return list_item(m, k->list, k->item, k->first, k->next);
+   }
+}
+
+/* Item i of a {list} onwards: printed (after the separator unless it is
+ * the first printed), or printing nothing. */
+static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i, int first, const struct cont *k)
+{
+   if (i == g->n)
+      return resume(m, k);
+   const uint32_t *item = &m->t->kids[g->first + i];
+   struct saved s = save(m);
+   if (first || match_text(m, g->text, g->len)) {
+      struct cont printed = {K_NONEMPTY, 0, 0, m->frame, g, i + 1, 0, m->pos, k};
+      if (run(m, item, 1, &printed))
+         return 1;
+   } else {
+      expect(m, g->text, g->len);
+   }
+   restore(m, &s);
+   if (m->overflow)
+      return 0;
+   struct cont nothing = {K_EMPTY, 0, 0, m->frame, g, i + 1, first, m->pos, k};
+   if (run(m, item, 1, &nothing))
+      return 1;
+   restore(m, &s);
+   return 0;
+}
+
+static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct cont *k)
+{
+   if (++m->steps > STEP_BUDGET) {
+      m->overflow = 1;
+      return 0;
+   }
+   if (m->overflow)
+      return 0;
+   if (n == 0)
+      return resume(m, k);
+   const struct isa_asm *t = m->t;
+   const struct isa_asm_goal *g = &t->goals[seq[0]];
+   struct cont rest = {K_SEQ, seq + 1, n - 1, m->frame, 0, 0, 0, 0, k};
+   struct saved s = save(m);
+   switch (g->kind) {
+   case ISA_ASM_LIT:
+      if (match_text(m, g->text, g->len)) {
+         if (run(m, seq + 1, n - 1, k))
+            return 1;
+      } else {
+         m->pos = s.pos;
+         skip_blank(m, 0, 0);
+         expect(m, g->text, g->len);
+      }
+      break;
+   case ISA_ASM_NUM: {
+      int64_t v;
+      if (match_number(m, (unsigned)g->b, &v)) {
+         if (add_con(m, (struct con){0, 0, 0, expr_side(m, g->a), const_side(v)}) && run(m, seq + 1, n - 1, k))
+            return 1;
+      } else {
+         static const char *const what[] = {"a number", "a number", "a hex number", "a 0x number",
+                                            "an octal number", "a binary number", "a 0b number"};
+         expect(m, what[g->b], strlen(what[g->b]));
+      }
+      break;
+   }
+   case ISA_ASM_ENUM: {
+      const struct isa_asm_enum *e = &t->enums[g->b];
+      for (uint32_t i = 0; i < e->n; i++) {
+         const struct isa_asm_name *nm = &e->names[i];
+         if (nm->len)
+            skip_blank(m, nm->name[0], 0);
+         if (m->len - m->pos >= nm->len && memcmp(m->text + m->pos, nm->name, nm->len) == 0) {
+            m->pos += nm->len;
+            if (add_con(m, (struct con){0, 0, 0, expr_side(m, g->a), const_side(nm->value)}) &&
+                run(m, seq + 1, n - 1, k))
+               return 1;
+         } else if (nm->len) {
+            expect(m, nm->name, nm->len);
+         }
+         restore(m, &s);
+      }
+      skip_blank(m, 0, 0);
+      expect(m, "a name", 6);
+      int64_t v;
+      if (match_number(m, ISA_ASM_DEC, &v) && !e->named(v) &&
+          add_con(m, (struct con){0, 0, 0, expr_side(m, g->a), const_side(v)}) && run(m, seq + 1, n - 1, k))
+         return 1;
+      break;
+   }
+   case ISA_ASM_SEQ: {
+      struct cont after = rest;
+      if (run(m, &t->kids[g->first], g->n, &after))
+         return 1;
+      break;
+   }
+   case ISA_ASM_ALT:
+      for (uint32_t i = 0; i < g->n; i++) {
+         if (run(m, &t->kids[g->first + i], 1, &rest))
+            return 1;
+         restore(m, &s);
+         if (m->overflow)
+            return 0;
+      }
+      break;
+   case ISA_ASM_CHECK:
+      if (add_con(m, (struct con){1, (uint8_t)g->b, 0, expr_side(m, g->a), const_side(0)}) &&
+          run(m, seq + 1, n - 1, k))
+         return 1;
+      break;
+   case ISA_ASM_EQ: {
+      struct side b = g->b < 0 ? const_side(g->c) : expr_side(m, g->b);
+      if (add_con(m, (struct con){0, 0, 0, expr_side(m, g->a), b}) && run(m, seq + 1, n - 1, k))
+         return 1;
+      break;
+   }
+   case ISA_ASM_CALL: {
+      if (m->n_frames >= MAX_FRAMES || g->b > ISA_ASM_MAX_PARAMS) {
+         m->overflow = 1;
+         return 0;
+      }
+      unsigned caller = m->frame, callee = m->n_frames++;
+      struct frame *f = &m->frames[callee];
+      f->scope = m->frames[caller].scope;
+      f->n_params = (uint16_t)g->b;
+      f->known = 0;
+      int ok = 1;
+      for (uint32_t i = 0; ok && i < g->n; i++) {
+         struct side p = {SIDE_PARAM, (uint16_t)callee, (int32_t)i, 0};
+         ok = add_con(m, (struct con){0, 0, 0, p, expr_side(m, (int32_t)t->kids[g->first + i])});
+      }
+      if (ok) {
+         m->frame = callee;
+         uint32_t body = (uint32_t)g->a;
+         if (run(m, &body, 1, &rest))
+            return 1;
+      }
+      break;
+   }
+   case ISA_ASM_SCOPE:
+      m->spec->unit->set_variant(m->unit, (unsigned)g->a);
+      memset(m->known, 0, m->unit_size);
+      m->frames[m->frame].scope = g->offset;
+      if (run(m, seq + 1, n - 1, k))
+         return 1;
+      break;
+   case ISA_ASM_LIST:
+      if (list_item(m, g, 0, 1, &rest))
+         return 1;
+      break;
+   case ISA_ASM_END:
+      /* the longest text that is a unit: a shorter one may be a whole
+       * unit too (Lima GP's instruction with its later lines unprinted) */
+      if ((m->pos > m->best_end || (m->pos == m->best_end && !m->best_exact)) && finish(m)) {
+         /* at the same length, a unit printing the text exactly beats one
+          * printing it with other blanks */
+         if (m->pos > m->best_end || m->exact) {
+            m->best_end = m->pos;
+            m->best_exact = m->exact;
+            m->best_bytes = m->unit_bytes;
+            memcpy(m->best, m->decoded, m->unit_size);
+         }
+         skip_blank(m, 0, 1);
+         if (m->pos >= m->len && m->best_exact)
+            return 1; /* nothing better to find */
+      }
+      break;
+   default:
+      break;
+   }
+   restore(m, &s);
+   return 0;
+}
+
+/* ---- a unit's solution ---------------------------------------------------------- */
+
+/* Printed text p[0..pn) against the source s[0..sn): the same but for
+ * blanks, and comments in the source. */
+static int same_text(const char *p, size_t pn, const char *s, size_t sn)
+{
+   size_t i = 0, j = 0;
+   for (;;) {
+      while (i < pn && isspace((unsigned char)p[i]))
+         i++;
+      for (;;) {
+         while (j < sn && isspace((unsigned char)s[j]))
+            j++;
+         if (j < sn && (s[j] == '#' || s[j] == ';') && !(i < pn && p[i] == s[j])) {
+            while (j < sn && s[j] != '\n')
+               j++;
+            continue;
+         }
+         break;
+      }
+      if (i == pn || j == sn)
+         return i == pn && j == sn;
+      if (p[i] != s[j])
+         return 0;
+      i++;
+      j++;
+   }
+}
+
+/* The unit as the fields now stand: encoded, decoded and printed, it must
+ * give the text matched. */
+static int verify(struct matcher *m)
+{
+   const struct isa_type_desc *u = m->spec->unit;
+   struct isa_error err;
+   size_t bits = 0, got = 0;
+   memset(m->bytes, 0, m->bytes_cap);
+   if (u->encode(m->unit, m->bytes, m->bytes_cap, 0, &bits, &err) != ISA_OK)
+      return 0;
+   size_t nbytes = (bits + 7) / 8;
+   if (u->decode(m->bytes, nbytes, 0, m->decoded, &got, &err) != ISA_OK || got != bits)
+      return 0;
+   struct isa_out o;
+   isa_out_buffer(&o, m->printed, sizeof m->printed);
+   m->ctx.size = bits;
+   u->print(m->decoded, &o, &m->ctx);
+   size_t n = isa_out_len(&o);
+   if (n >= sizeof m->printed)
+      return 0;
+   if (!same_text(m->printed, n, m->text + m->start, m->pos - m->start))
+      return 0;
+   m->unit_bytes = nbytes;
+   /* exact: the very text (the end of the text reads as a line end), and
+    * only blanks between it and where the matcher stopped (the indent of
+    * the next line it read on into) */
+   m->exact = 1;
+   for (size_t i = 0; m->exact && i < n; i++) {
+      size_t at = m->start + i;
+      m->exact = at < m->len ? m->text[at] == m->printed[i] : at == m->len && m->printed[i] == '\n';
+   }
+   for (size_t i = m->start + n; m->exact && i < m->pos; i++)
+      m->exact = isspace((unsigned char)m->text[i]) != 0;
+   return 1;
+}
+
+/* Collect the unknown fields side s reads (var index, frame); 0 when there
+ * are too many to note. */
+static int unknown_fields(const struct matcher *m, const struct side *s, int32_t *vars, unsigned *frames,
+                          unsigned *n, unsigned *bits)
+{
+   if (s->kind != SIDE_EXPR)
+      return 1;
+   const struct isa_asm_expr *e = expr_of(m, s);
+   for (unsigned i = 0; i < e->n; i++) {
+      int32_t r = m->t->reads[e->first + i];
+      if (r < 0 || read_known(m, r, s->frame))
+         continue;
+      size_t at = m->frames[s->frame].scope + m->t->vars[r].offset;
+      int dup = 0;
+      for (unsigned j = 0; j < *n; j++)
+         dup |= m->frames[frames[j]].scope + m->t->vars[vars[j]].offset == at;
+      if (dup)
+         continue;
+      if (*n == 16)
+         return 0;
+      vars[*n] = r;
+      frames[*n] = s->frame;
+      *bits += m->t->vars[r].width;
+      (*n)++;
+   }
+   return 1;
+}
+
+/* The waiting equations from i on: each with its unknown fields as they
+ * stand (their XML defaults), else with every value they can take when
+ * they have at most SEARCH_BITS bits; then the check of the whole. */
+static int close_from(struct matcher *m, unsigned i)
+{
+   while (i < m->n_cons && m->cons[i].done)
+      i++;
+   if (i == m->n_cons)
+      return verify(m);
+   if (++m->steps > STEP_BUDGET) {
+      m->overflow = 1;
+      return 0;
+   }
+   struct con *c = &m->cons[i];
+   int32_t vars[16];
+   unsigned frames[16], n = 0, bits = 0;
+   if (!unknown_fields(m, &c->a, vars, frames, &n, &bits) || !unknown_fields(m, &c->b, vars, frames, &n, &bits) ||
+       n == 0)
+      return 0;
+   struct saved s = save(m);
+   int64_t as_is[16];
+   for (unsigned j = 0; j < n; j++)
+      as_is[j] = load(m->unit + m->frames[frames[j]].scope + m->t->vars[vars[j]].offset, &m->t->vars[vars[j]]);
+   int ok = 1;
+   for (unsigned j = 0; ok && j < n; j++)
+      ok = assign(m, vars[j], frames[j], as_is[j]);
+   if (ok && settle(m) && close_from(m, i))
+      return 1;
+   restore(m, &s);
+   if (bits > SEARCH_BITS || m->overflow)
+      return 0;
+   for (uint64_t x = 0; x < ((uint64_t)1 << bits); x++) {
+      uint64_t rest = x;
+      ok = 1;
+      int same = 1;
+      for (unsigned j = 0; ok && j < n; j++) {
+         const struct isa_asm_var *v = &m->t->vars[vars[j]];
+         int64_t val = (int64_t)(rest & (((uint64_t)1 << v->width) - 1));
+         if (v->is_signed && v->width && (val >> (v->width - 1)) & 1)
+            val -= (int64_t)1 << v->width;
+         rest >>= v->width;
+         same &= val == as_is[j];
+         ok = assign(m, vars[j], frames[j], val);
+      }
+      if (ok && !same && settle(m) && close_from(m, i))
+         return 1;
+      restore(m, &s);
+      if (m->overflow)
+         return 0;
+   }
+   return 0;
+}
+
+static int finish(struct matcher *m)
+{
+   return settle(m) && close_from(m, 0);
+}
+
+/* ---- programs ------------------------------------------------------------------- */
+
+static void position(const char *text, size_t at, unsigned *line, unsigned *col)
+{
+   unsigned l = 1, c = 1;
+   for (size_t i = 0; i < at; i++) {
+      if (text[i] == '\n') {
+         l++;
+         c = 1;
+      } else {
+         c++;
+      }
+   }
+   *line = l;
+   *col = c;
+}
+
+struct diags {
+   struct isa_asm_diag *d;
+   unsigned max, n;
+   const char *text;
+};
+
+static void report(struct diags *ds, size_t at, const char *fmt, ...) ISA_PRINTF(3, 4);
+
+static void report(struct diags *ds, size_t at, const char *fmt, ...)
+{
+   if (ds->n < ds->max) {
+      struct isa_asm_diag *d = &ds->d[ds->n];
+      position(ds->text, at, &d->line, &d->col);
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(d->message, sizeof d->message, fmt, ap);
+      va_end(ap);
+   }
+   ds->n++;
+}
+
+/* "expected X, Y or Z; found 'abc'" for the furthest point the matcher read to. */
+static void report_expected(struct matcher *m, struct diags *ds)
+{
+   const struct expected *e = &m->exp;
+   char what[ISA_ASM_MESSAGE], found[40];
+   size_t w = 0;
+   if (e->range[0]) {
+      w = (size_t)snprintf(what, sizeof what, "%s", e->range);
+   } else {
+      for (unsigned i = 0; i < e->n && w < sizeof what; i++) {
+         const char *sep = i == 0 ? "" : i + 1 == e->n ? " or " : ", ";
+         int quote = e->what[i][0] != 'a' || strchr(e->what[i], ' ') == NULL;
+         unsigned len = e->len[i] > 40 ? 40 : e->len[i];
+         char piece[64];
+         size_t k = 0;
+         for (unsigned j = 0; j < len && k + 4 < sizeof piece; j++) {
+            char c = e->what[i][j];
+            if (c == '\n' || c == '\t') {
+               piece[k++] = '\\';
+               piece[k++] = c == '\n' ? 'n' : 't';
+            } else {
+               piece[k++] = c;
+            }
+         }
+         piece[k] = 0;
+         w += (size_t)snprintf(what + w, sizeof what - w, quote ? "%s'%s'" : "%s%s", sep, piece);
+      }
+      if (!e->n)
+         snprintf(what, sizeof what, "text this spec prints");
+   }
+   size_t at = e->pos, k = 0;
+   while (at + k < m->len && k < 24 && m->text[at + k] != '\n')
+      k++;
+   if (at >= m->len)
+      snprintf(found, sizeof found, "the end of the text");
+   else if (!k)
+      snprintf(found, sizeof found, "the end of the line");
+   else
+      snprintf(found, sizeof found, "'%.*s'", (int)k, m->text + at);
+   if (m->overflow && !e->range[0])
+      report(ds, m->start, "too many ways to read this unit: simplify it, or give it in the form isa dis prints");
+   else
+      report(ds, at, "expected %s; found %s", what, found);
+}
+
+struct units {
+   unsigned char *v;
+   size_t n, cap, size;
+};
+
+static int keep_unit(struct units *u, const void *obj)
+{
+   if (u->n == u->cap) {
+      size_t cap = u->cap ? u->cap * 2 : 16;
+      unsigned char *v = (unsigned char *)realloc(u->v, cap * u->size);
+      if (!v)
+         return 0;
+      u->v = v;
+      u->cap = cap;
+   }
+   memcpy(u->v + u->n * u->size, obj, u->size);
+   u->n++;
+   return 1;
+}
+
+/* A unit of the program at m->pos, or 0 (and what was expected in m->exp). */
+static int match_unit(struct matcher *m)
+{
+   m->t->init(m->unit);
+   memset(m->known, 0, m->unit_size);
+   m->n_frames = 1;
+   m->frame = 0;
+   memset(&m->frames[0], 0, sizeof m->frames[0]);
+   m->n_cons = 0;
+   m->n_trail = 0;
+   m->steps = 0;
+   m->overflow = 0;
+   m->start = m->pos;
+   m->best_end = m->pos;
+   m->best_exact = 0;
+   uint32_t root = m->t->unit;
+   run(m, &root, 1, NULL);
+   if (m->best_end == m->start)
+      return 0;
+   m->pos = m->best_end;
+   m->unit_bytes = m->best_bytes;
+   return 1;
+}
+
+int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options,
+                 uint8_t *buf, size_t cap, size_t *size,
+                 struct isa_asm_diag *diags, unsigned max_diags, unsigned *n_diags)
+{
+   struct diags ds = {diags, max_diags, 0, text};
+   int status = ISA_OK;
+   *size = 0;
+   if (n_diags)
+      *n_diags = 0;
+   if (!spec->assembler) {
+      report(&ds, 0, "the %s spec has no assembler yet: its displays use what the assembler does not read",
+             spec->name);
+      if (n_diags)
+         *n_diags = ds.n;
+      return ISA_ERR_ARG;
+   }
+   struct matcher *m = (struct matcher *)calloc(1, sizeof *m);
+   size_t usz = spec->unit->c_size;
+   struct units units = {0, 0, 0, usz};
+   if (!m)
+      return ISA_ERR_LIMIT;
+   m->spec = spec;
+   m->t = spec->assembler;
+   m->text = text;
+   m->len = len;
+   m->unit_size = usz;
+   m->bytes_cap = spec->max_unit_bytes + 8;
+   m->unit = (unsigned char *)calloc(1, usz);
+   m->known = (unsigned char *)calloc(1, usz);
+   m->decoded = calloc(3, usz);
+   m->bytes = (uint8_t *)calloc(1, m->bytes_cap);
+   if (!m->unit || !m->known || !m->decoded || !m->bytes) {
+      status = ISA_ERR_LIMIT;
+      goto out;
+   }
+   void *prev = (unsigned char *)m->decoded + usz;
+   m->best = (unsigned char *)m->decoded + 2 * usz;
+   uint64_t offset = 0, index = 0;
+   int listing = -1;
+   for (;;) {
+      skip_blank(m, 0, 1);
+      if (m->pos >= m->len)
+         break;
+      memset(&m->ctx, 0, sizeof m->ctx);
+      m->ctx.offset = offset;
+      m->ctx.index = index;
+      m->ctx.prev = index && spec->reads_prev ? prev : NULL;
+      m->ctx.options = options;
+      m->exp.pos = 0;
+      m->exp.n = 0;
+      m->exp.range[0] = 0;
+      /* isa dis --offsets's prefix, when the program's first unit has one */
+      if (m->t->prefix >= 0 && listing != 0) {
+         size_t at = m->pos;
+         uint32_t g = (uint32_t)m->t->prefix;
+         m->ctx.listing = 1;
+         m->t->init(m->unit);
+         memset(m->known, 0, m->unit_size);
+         m->n_frames = 1;
+         m->frame = 0;
+         memset(&m->frames[0], 0, sizeof m->frames[0]);
+         m->n_cons = 0;
+         m->n_trail = 0;
+         struct cont stop = {K_STOP, 0, 0, 0, 0, 0, 0, 0, 0};
+         int got = run(m, &g, 1, &stop);
+         if (listing < 0)
+            listing = got;
+         if (!got) {
+            m->pos = at;
+            m->ctx.listing = 0;
+         }
+      }
+      m->ctx.listing = listing > 0;
+      m->exp.pos = 0;
+      if (match_unit(m)) {
+         if (!keep_unit(&units, m->best)) {
+            status = ISA_ERR_LIMIT;
+            goto out;
+         }
+         memcpy(prev, m->best, usz);
+         offset += m->unit_bytes;
+         index++;
+         continue;
+      }
+      report_expected(m, &ds);
+      /* go on from the next line */
+      m->pos = m->exp.pos > m->start ? m->exp.pos : m->start;
+      while (m->pos < m->len && m->text[m->pos] != '\n')
+         m->pos++;
+   }
+   if (ds.n) {
+      status = ISA_ERR_ARG;
+      goto out;
+   }
+   if (units.n) {
+      struct isa_error err;
+      isa_error_clear(&err);
+      status = isa_encode_program(spec, units.v, units.n, buf, cap, size, &err);
+      if (status != ISA_OK) {
+         char msg[160];
+         isa_error_format(&err, msg, sizeof msg);
+         report(&ds, len, "the program does not encode: %s", msg);
+      }
+   }
+out:
+   if (n_diags)
+      *n_diags = ds.n;
+   free(units.v);
+   if (m) {
+      free(m->unit);
+      free(m->known);
+      free(m->decoded);
+      free(m->bytes);
+      free(m);
+   }
+   return status;
+}
