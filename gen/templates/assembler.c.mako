@@ -16,7 +16,7 @@
 % for k, e in enumerate(a.exprs):
 <% st = a.scope_type(e); params = a.param_names(e) %>\
 
-static int64_t ${P}_asm_e${k}(const void *self, const int64_t *P, const struct isa_ctx *ctx)
+static ${'double' if e.node.type == 'float' else 'int64_t'} ${P}_asm_e${k}(const void *self, const int64_t *P, const struct isa_ctx *ctx)
 {
 %   if st:
    const ${st} *v = (const ${st} *)self;
@@ -31,9 +31,10 @@ static int64_t ${P}_asm_e${k}(const void *self, const int64_t *P, const struct i
    (void)ctx;
    return ${a.expr_c(e)};
 }
-%   if any(p is not None for p in e.proposals):
+%   if e.node.type != 'float' and any(p is not None for p in e.proposals):
 
-static int64_t ${P}_asm_p${k}(const void *self, const int64_t *P, const struct isa_ctx *ctx, unsigned read, int64_t want)
+static int64_t ${P}_asm_p${k}(const void *self, const int64_t *P, const struct isa_ctx *ctx, unsigned read, int64_t want,
+                             int64_t alt)
 {
 %     if st:
    const ${st} *v = (const ${st} *)self;
@@ -46,6 +47,7 @@ static int64_t ${P}_asm_p${k}(const void *self, const int64_t *P, const struct i
    (void)self;
    (void)P;
    (void)ctx;
+   (void)alt;
    switch (read) {
 %     for i, prop in enumerate(e.proposals):
 %       if prop is not None:
@@ -57,9 +59,9 @@ static int64_t ${P}_asm_p${k}(const void *self, const int64_t *P, const struct i
 }
 %   endif
 % endfor
-<% reads, firsts = [], [] %>\
+<% reads, firsts, free = [], [], [] %>\
 % for e in a.exprs:
-<% firsts.append(len(reads)); reads.extend(r[1] if r[0] == 'var' else -1 - r[1] for r in e.reads) %>\
+<% firsts.append(len(reads)); reads.extend(r[1] if r[0] == 'var' else -1 - r[1] for r in e.reads); free.extend(e.free) %>\
 % endfor
 
 static const int32_t ${P}_asm_reads[] = {
@@ -68,10 +70,21 @@ static const int32_t ${P}_asm_reads[] = {
 % endfor
 };
 
+/* per read: the low bits its guess cannot know (255: many) */
+static const uint8_t ${P}_asm_free[] = {
+% for ln in g.wrap_items([str(x) for x in free] or ['0']):
+   ${ln}
+% endfor
+};
+
 static const struct isa_asm_expr ${P}_asm_exprs[] = {
 % for k, e in enumerate(a.exprs):
 <% mask = sum(1 << i for i, p in enumerate(e.proposals) if p is not None and i < 32) %>\
-   {${P}_asm_e${k}, ${('%s_asm_p%d' % (P, k)) if mask else '0'}, ${firsts[k]}, ${len(e.reads)}, ${'0x%xu' % mask}},
+%   if e.node.type == 'float':
+   {0, ${P}_asm_e${k}, 0, ${firsts[k]}, ${len(e.reads)}, 0x0u},
+%   else:
+   {${P}_asm_e${k}, 0, ${('%s_asm_p%d' % (P, k)) if mask else '0'}, ${firsts[k]}, ${len(e.reads)}, ${'0x%xu' % mask}},
+%   endif
 % endfor
 };
 
@@ -136,6 +149,7 @@ static const struct isa_asm ${P}_asm = {
    ${P}_asm_kids,
    ${P}_asm_exprs,
    ${P}_asm_reads,
+   ${P}_asm_free,
    ${P}_asm_vars,
    ${P}_asm_enums,
    ${P}_asm_init,

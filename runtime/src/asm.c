@@ -32,6 +32,7 @@
 #define SEARCH_BITS 12     /* the most unknown bits one waiting equation may search */
 #define STEP_BUDGET 200000 /* goals tried per unit before giving up */
 #define MAX_EXPECTED 8     /* alternatives named in an error */
+#define MAX_LOOP 64        /* iterations of a {for} whose bound the text gives */
 #define PRINT_MAX 4096     /* a unit's printed text, for the check */
 
 enum side_kind { SIDE_EXPR, SIDE_PARAM, SIDE_CONST };
@@ -43,11 +44,16 @@ struct side {
    int64_t value; /* SIDE_CONST */
 };
 
+enum con_kind { CON_EQ, CON_CHECK, CON_TEXT };
+
 struct con {
-   uint8_t check;   /* CHECK: a is true (truth) or false; else a == b */
-   uint8_t truth;
+   uint8_t check;   /* enum con_kind: a == b; a is true (truth) or false; a prints as text[at..at+len) */
+   uint8_t truth;   /* CON_TEXT: enum isa_asm_real */
    uint8_t done;
    struct side a, b;
+   size_t at;       /* CON_TEXT: the number's text */
+   uint32_t len;
+   int64_t arg;     /* CON_TEXT: the goal's c */
 };
 
 struct frame {
@@ -226,6 +232,43 @@ static int match_number(struct matcher *m, unsigned f, int64_t *value)
    if (neg && u > (uint64_t)INT64_MAX + 1)
       return 0;
    *value = neg ? (int64_t)(0 - u) : (int64_t)u;
+   m->pos = p;
+   return 1;
+}
+
+/* A floating-point number's text: [-]digits[.digits][e[+-]digits], inf or
+ * nan; 0 when there is none. */
+static int match_real(struct matcher *m, size_t *at, size_t *len)
+{
+   skip_blank(m, 0, 0);
+   size_t p = m->pos, digits = 0;
+   if (p < m->len && (m->text[p] == '-' || m->text[p] == '+'))
+      p++;
+   if (m->len - p >= 3 && (!memcmp(m->text + p, "inf", 3) || !memcmp(m->text + p, "nan", 3))) {
+      p += 3;
+   } else {
+      while (p < m->len && m->text[p] >= '0' && m->text[p] <= '9')
+         p++, digits++;
+      if (p < m->len && m->text[p] == '.') {
+         p++;
+         while (p < m->len && m->text[p] >= '0' && m->text[p] <= '9')
+            p++, digits++;
+      }
+      if (!digits)
+         return 0;
+      if (p + 1 < m->len && (m->text[p] == 'e' || m->text[p] == 'E')) {
+         size_t q = p + 1;
+         if (q < m->len && (m->text[q] == '-' || m->text[q] == '+'))
+            q++;
+         if (q < m->len && m->text[q] >= '0' && m->text[q] <= '9') {
+            while (q < m->len && m->text[q] >= '0' && m->text[q] <= '9')
+               q++;
+            p = q;
+         }
+      }
+   }
+   *at = m->pos;
+   *len = p - m->pos;
    m->pos = p;
    return 1;
 }
@@ -414,18 +457,59 @@ static int solve(struct matcher *m, const struct side *s, int64_t want)
    if (s->kind == SIDE_PARAM)
       return assign(m, -1 - s->id, s->frame, want) ? DONE : FAIL;
    const struct isa_asm_expr *e = expr_of(m, s);
-   if (!((e->proposes >> which) & 1))
-      return WAIT;
+   if (!((e->proposes >> which) & 1) || m->t->free[e->first + which])
+      return WAIT; /* no guess, or one that needs trying (close_from) */
    const struct frame *f = &m->frames[s->frame];
-   int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want);
+   int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, 0);
    if (!assign(m, m->t->reads[e->first + which], s->frame, x))
       return FAIL;
    return value_of(m, s) == want ? DONE : FAIL;
 }
 
+/* Whether expr a of c, printed as the goal said, is the number's text. */
+static int prints_as(struct matcher *m, const struct con *c)
+{
+   char buf[80];
+   struct isa_out o;
+   const struct frame *f = &m->frames[c->a.frame];
+   const struct isa_asm_expr *e = expr_of(m, &c->a);
+   const void *self = m->unit + f->scope;
+   double d = e->eval_real ? e->eval_real(self, f->params, &m->ctx) : 0;
+   int64_t i = e->eval ? e->eval(self, f->params, &m->ctx) : 0;
+   isa_out_buffer(&o, buf, sizeof buf);
+   switch (c->truth) {
+   case ISA_ASM_REPR:
+      isa_out_pyfloat(&o, e->eval_real ? d : (double)i);
+      break;
+   case ISA_ASM_G:
+      isa_out_g(&o, e->eval_real ? d : (double)i);
+      break;
+   case ISA_ASM_FIXED:
+      isa_out_fixed(&o, e->eval_real ? d : (double)i, (unsigned)(c->arg >> 8), (unsigned)(c->arg & 255));
+      break;
+   case ISA_ASM_HALF_F:
+      isa_out_half_f(&o, (uint64_t)i);
+      break;
+   default:
+      isa_out_g(&o, isa_half_to_double((uint64_t)i));
+      break;
+   }
+   size_t n = isa_out_len(&o), k = 0;
+   if (n >= sizeof buf)
+      return 0;
+   while (k < n && buf[k] == ' ') /* a width's padding: blanks the matcher skipped */
+      k++;
+   return n - k == c->len && memcmp(buf + k, m->text + c->at, c->len) == 0;
+}
+
 static int try_con(struct matcher *m, struct con *c)
 {
    unsigned w;
+   if (c->check == CON_TEXT) {
+      if (unknowns(m, &c->a, &w))
+         return WAIT;
+      return prints_as(m, c) ? DONE : FAIL;
+   }
    if (c->check) {
       if (unknowns(m, &c->a, &w))
          return WAIT;
@@ -506,7 +590,7 @@ static void restore(struct matcher *m, const struct saved *s)
    m->frame = s->frame;
 }
 
-enum cont_kind { K_SEQ, K_NONEMPTY, K_EMPTY, K_STOP };
+enum cont_kind { K_SEQ, K_NONEMPTY, K_EMPTY, K_STOP, K_FOR };
 
 /* What comes after the goals at hand: the rest of a sequence (in its
  * frame), or the next item of a list once the item at hand printed
@@ -527,6 +611,8 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
 static int finish(struct matcher *m);
 
 static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i, int first, const struct cont *k);
+static int for_iter(struct matcher *m, const struct isa_asm_goal *g, int64_t i, int64_t end, unsigned base,
+                    const struct cont *k);
 
 static int resume(struct matcher *m, const struct cont *k)
 {
@@ -535,6 +621,8 @@ static int resume(struct matcher *m, const struct cont *k)
    switch (k->kind) {
    case K_STOP:
       return 1;
+   case K_FOR:
+      return for_iter(m, k->list, (int64_t)k->item, (int64_t)k->mark, k->frame, k->next);
    case K_SEQ:
       m->frame = k->frame;
       return run(m, k->seq, k->n, k->next);
@@ -576,6 +664,44 @@ static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i
    return 0;
 }
 
+/* Iteration i of a {for} (end: the bound), in a frame of its own: its
+ * parameters are the loop's frame's (linked by equations, so what one
+ * learns the other knows), its loop variable i, so that an equation made
+ * in this iteration reads this i whenever it is worked. */
+static int for_iter(struct matcher *m, const struct isa_asm_goal *g, int64_t i, int64_t end, unsigned base,
+                    const struct cont *k)
+{
+   if (i >= end) {
+      m->frame = base;
+      return resume(m, k);
+   }
+   if (m->n_frames >= MAX_FRAMES) {
+      m->overflow = 1;
+      return 0;
+   }
+   unsigned f = m->n_frames++, slot = (unsigned)g->b;
+   const struct frame *b = &m->frames[base];
+   struct frame *it = &m->frames[f];
+   it->scope = b->scope;
+   it->n_params = b->n_params;
+   it->known = 0;
+   for (unsigned s = b->n_params; s < slot; s++) { /* the enclosing loops' variables */
+      it->params[s] = b->params[s];
+      it->known |= (uint16_t)(b->known & (1u << s));
+   }
+   it->params[slot] = i;
+   it->known |= (uint16_t)(1u << slot);
+   for (unsigned p = 0; p < b->n_params; p++) {
+      struct side mine = {SIDE_PARAM, (uint16_t)f, (int32_t)p, 0}, theirs = {SIDE_PARAM, (uint16_t)base, (int32_t)p, 0};
+      if (!add_con(m, (struct con){.a = mine, .b = theirs}))
+         return 0;
+   }
+   struct cont next = {K_FOR, 0, 0, base, g, (unsigned)(i + 1), 0, (size_t)end, k};
+   uint32_t body = (uint32_t)g->a;
+   m->frame = f;
+   return run(m, &body, 1, &next);
+}
+
 static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct cont *k)
 {
    if (++m->steps > STEP_BUDGET) {
@@ -604,7 +730,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
    case ISA_ASM_NUM: {
       int64_t v;
       if (match_number(m, (unsigned)g->b, &v)) {
-         if (add_con(m, (struct con){0, 0, 0, expr_side(m, g->a), const_side(v)}) && run(m, seq + 1, n - 1, k))
+         if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(v)}) && run(m, seq + 1, n - 1, k))
             return 1;
       } else {
          static const char *const what[] = {"a number", "a number", "a hex number", "a 0x number",
@@ -621,7 +747,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             skip_blank(m, nm->name[0], 0);
          if (m->len - m->pos >= nm->len && memcmp(m->text + m->pos, nm->name, nm->len) == 0) {
             m->pos += nm->len;
-            if (add_con(m, (struct con){0, 0, 0, expr_side(m, g->a), const_side(nm->value)}) &&
+            if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(nm->value)}) &&
                 run(m, seq + 1, n - 1, k))
                return 1;
          } else if (nm->len) {
@@ -633,7 +759,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       expect(m, "a name", 6);
       int64_t v;
       if (match_number(m, ISA_ASM_DEC, &v) && !e->named(v) &&
-          add_con(m, (struct con){0, 0, 0, expr_side(m, g->a), const_side(v)}) && run(m, seq + 1, n - 1, k))
+          add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(v)}) && run(m, seq + 1, n - 1, k))
          return 1;
       break;
    }
@@ -652,14 +778,26 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             return 0;
       }
       break;
+   case ISA_ASM_REAL: {
+      size_t at, len;
+      if (match_real(m, &at, &len)) {
+         struct con c = {.check = CON_TEXT, .truth = (uint8_t)g->b, .a = expr_side(m, g->a), .at = at, .len = (uint32_t)len,
+                          .arg = g->c};
+         if (add_con(m, c) && run(m, seq + 1, n - 1, k))
+            return 1;
+      } else {
+         expect(m, "a number", 8);
+      }
+      break;
+   }
    case ISA_ASM_CHECK:
-      if (add_con(m, (struct con){1, (uint8_t)g->b, 0, expr_side(m, g->a), const_side(0)}) &&
+      if (add_con(m, (struct con){.check = CON_CHECK, .truth = (uint8_t)g->b, .a = expr_side(m, g->a)}) &&
           run(m, seq + 1, n - 1, k))
          return 1;
       break;
    case ISA_ASM_EQ: {
       struct side b = g->b < 0 ? const_side(g->c) : expr_side(m, g->b);
-      if (add_con(m, (struct con){0, 0, 0, expr_side(m, g->a), b}) && run(m, seq + 1, n - 1, k))
+      if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = b}) && run(m, seq + 1, n - 1, k))
          return 1;
       break;
    }
@@ -676,7 +814,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       int ok = 1;
       for (uint32_t i = 0; ok && i < g->n; i++) {
          struct side p = {SIDE_PARAM, (uint16_t)callee, (int32_t)i, 0};
-         ok = add_con(m, (struct con){0, 0, 0, p, expr_side(m, (int32_t)t->kids[g->first + i])});
+         ok = add_con(m, (struct con){.a = p, .b = expr_side(m, (int32_t)t->kids[g->first + i])});
       }
       if (ok) {
          m->frame = callee;
@@ -697,6 +835,29 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       if (list_item(m, g, 0, 1, &rest))
          return 1;
       break;
+   case ISA_ASM_FOR: {
+      struct side lo = expr_side(m, (int32_t)t->kids[g->first]), hi = expr_side(m, (int32_t)t->kids[g->first + 1]);
+      unsigned w;
+      if (unknowns(m, &lo, &w))
+         break;
+      int64_t from = value_of(m, &lo);
+      unsigned base = m->frame;
+      if (!unknowns(m, &hi, &w)) {
+         int64_t to = value_of(m, &hi);
+         if (to - from <= MAX_LOOP && for_iter(m, g, from, to, base, &rest))
+            return 1;
+         break;
+      }
+      /* the bound is what the text says: try each count */
+      for (int64_t to = from; to <= from + MAX_LOOP; to++) {
+         if (add_con(m, (struct con){.a = hi, .b = const_side(to)}) && for_iter(m, g, from, to, base, &rest))
+            return 1;
+         restore(m, &s);
+         if (m->overflow)
+            return 0;
+      }
+      break;
+   }
    case ISA_ASM_END:
       /* the longest text that is a unit: a shorter one may be a whole
        * unit too (Lima GP's instruction with its later lines unprinted) */
@@ -814,33 +975,94 @@ static int unknown_fields(const struct matcher *m, const struct side *s, int32_t
    return 1;
 }
 
-/* The waiting equations from i on: each with its unknown fields as they
+/* An equation with one unknown variable whose guess drops bits: the side
+ * to solve, the value it must take, and the read; 0 if c is not one. */
+static int lossy(const struct matcher *m, const struct con *c, const struct side **s, int64_t *want,
+                 unsigned *which)
+{
+   unsigned w;
+   if (c->check != CON_EQ)
+      return 0;
+   if (!unknowns(m, &c->b, &w)) {
+      *s = &c->a;
+      *want = value_of(m, &c->b);
+   } else if (!unknowns(m, &c->a, &w)) {
+      *s = &c->b;
+      *want = value_of(m, &c->a);
+   } else {
+      return 0;
+   }
+   if ((*s)->kind != SIDE_EXPR || unknowns(m, *s, which) != 1)
+      return 0;
+   const struct isa_asm_expr *e = expr_of(m, *s);
+   uint8_t free = m->t->free[e->first + *which];
+   return ((e->proposes >> *which) & 1) && free > 0 && free <= 8;
+}
+
+/* The waiting equations: first those whose guess drops bits, with each
+ * value of those bits; then each other one with its unknown fields as they
  * stand (their XML defaults), else with every value they can take when
  * they have at most SEARCH_BITS bits; then the check of the whole. */
 static int close_from(struct matcher *m, unsigned i)
 {
-   while (i < m->n_cons && m->cons[i].done)
-      i++;
-   if (i == m->n_cons)
-      return verify(m);
+   (void)i;
    if (++m->steps > STEP_BUDGET) {
       m->overflow = 1;
       return 0;
    }
-   struct con *c = &m->cons[i];
+   struct saved s = save(m);
+   unsigned first = m->n_cons;
+   for (unsigned j = 0; j < m->n_cons; j++) {
+      const struct side *side;
+      int64_t want;
+      unsigned which;
+      if (m->cons[j].done)
+         continue;
+      if (first == m->n_cons)
+         first = j;
+      if (!lossy(m, &m->cons[j], &side, &want, &which))
+         continue;
+      const struct isa_asm_expr *e = expr_of(m, side);
+      const struct frame *f = &m->frames[side->frame];
+      int32_t read = m->t->reads[e->first + which];
+      for (int64_t alt = 0; alt < ((int64_t)1 << m->t->free[e->first + which]); alt++) {
+         int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, alt);
+         if (assign(m, read, side->frame, x) && value_of(m, side) == want && settle(m) && close_from(m, 0))
+            return 1;
+         restore(m, &s);
+         if (m->overflow)
+            return 0;
+      }
+      return 0;
+   }
+   if (first == m->n_cons)
+      return verify(m);
+   struct con *c = &m->cons[first];
    int32_t vars[16];
    unsigned frames[16], n = 0, bits = 0;
    if (!unknown_fields(m, &c->a, vars, frames, &n, &bits) || !unknown_fields(m, &c->b, vars, frames, &n, &bits) ||
-       n == 0)
-      return 0;
-   struct saved s = save(m);
+       n == 0) {
+      /* only parameters unknown here: another equation will give them */
+      for (unsigned j = first + 1; j < m->n_cons; j++) {
+         if (m->cons[j].done)
+            continue;
+         n = bits = 0;
+         if (unknown_fields(m, &m->cons[j].a, vars, frames, &n, &bits) &&
+             unknown_fields(m, &m->cons[j].b, vars, frames, &n, &bits) && n) {
+            c = &m->cons[j];
+            break;
+         }
+      }
+      if (!n)
+         return 0;
+   }
    int64_t as_is[16];
    for (unsigned j = 0; j < n; j++)
       as_is[j] = load(m->unit + m->frames[frames[j]].scope + m->t->vars[vars[j]].offset, &m->t->vars[vars[j]]);
    int ok = 1;
    for (unsigned j = 0; ok && j < n; j++)
       ok = assign(m, vars[j], frames[j], as_is[j]);
-   if (ok && settle(m) && close_from(m, i))
+   if (ok && settle(m) && close_from(m, 0))
       return 1;
    restore(m, &s);
    if (bits > SEARCH_BITS || m->overflow)
@@ -858,7 +1080,7 @@ static int close_from(struct matcher *m, unsigned i)
          same &= val == as_is[j];
          ok = assign(m, vars[j], frames[j], val);
       }
-      if (ok && !same && settle(m) && close_from(m, i))
+      if (ok && !same && settle(m) && close_from(m, 0))
          return 1;
       restore(m, &s);
       if (m->overflow)

@@ -19,6 +19,10 @@ with backtracking, and compiles every expression a goal names into C:
     SCOPE    a choice's alternative: select it, and read fields in it
     LIST     {list}: items, each printed with its separator or not at all
     END      the unit's text is over
+    REAL     a floating-point number; expr a, printed as b says, gives its very text
+    FOR      {for}: the body once per value of the loop variable (a slot
+             after the parameters); when the text gives the bound, as many
+             times as the text has bodies
 
 Nothing here solves anything: the matcher records each goal's equation and
 uses what the generator provides per expression -- its C value, the
@@ -43,12 +47,16 @@ from .names import Names
 from .printer import display_chains
 
 # goal kinds: the numbers of enum isa_asm_goal_kind in runtime/include/isagen/asm.h
-KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END")
+KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END", "FOR", "REAL")
 KIND = {k: i + 1 for i, k in enumerate(KINDS)}
 
 # number formats: enum isa_asm_num
 NUM_FORMATS = ("DEC", "UDEC", "HEX", "HEX_0X", "OCT", "BIN", "BIN_0B")
 NUM = {k: i for i, k in enumerate(NUM_FORMATS)}
+# real formats: enum isa_asm_real
+REAL_FORMATS = ("REPR", "G", "FIXED", "HALF_F", "HALF_G")
+REALS = {k: i for i, k in enumerate(REAL_FORMATS)}
+MAX_PARAMS = 16  # ISA_ASM_MAX_PARAMS: an operand's parameters and loop variables
 
 
 @dataclass
@@ -76,9 +84,11 @@ class Var:
 class Expr:
     scope: object        # Struct whose fields `v` points at, or None
     operand: object      # Operand whose parameters are in P[], or None
+    loops: tuple         # ((loop variable, slot in P[]),...) of the {for}s around it
     node: object
     reads: list          # [("var", var index) | ("param", k)]
-    proposals: list      # per read: C text of its value from `want`, or None
+    proposals: list      # per read: C text of its value from `want` (and `alt`), or None
+    free: list           # per read: the bits its guess cannot know (Loss.free)
 
 
 class Unsupported(Exception):
@@ -98,6 +108,7 @@ class AsmTables:
         self.vars, self.var_keys = [], {}
         self.enums, self.enum_keys = [], {}
         self.unsupported = []        # (where, message)
+        self.loops = ()              # the {for}s being walked: ((name, slot),...)
         self.root = None
         self.prefix = None
         unit = self.spec.stream.unit if self.spec.stream is not None else None
@@ -194,6 +205,18 @@ class AsmTables:
                 out.append(self.add(Goal("LIST", text=p.sep, kids=items)))
             elif isinstance(p, T.Pad):
                 out.extend(self.template(p.body, scope, operand))
+            elif isinstance(p, T.For):
+                slot = (len(operand.params) if operand is not None else 0) + len(self.loops)
+                if slot >= MAX_PARAMS:
+                    raise Unsupported(p, "too many parameters and loop variables")
+                bounds = [self.expr(p.lo, scope, operand), self.expr(p.hi, scope, operand)]
+                outer = self.loops
+                self.loops = outer + ((p.var, slot),)
+                try:
+                    body = self.seq(self.template(p.body, scope, operand))
+                finally:
+                    self.loops = outer
+                out.append(self.add(Goal("FOR", a=body, b=slot, kids=bounds)))
             else:
                 raise Unsupported(p, f"{type(p).__name__.lower()} directives are not assembled yet")
         return out
@@ -205,9 +228,10 @@ class AsmTables:
             if isinstance(ref, R.OperandCall):
                 return self.call(ref.operand, ref.args, scope, operand, node)
             raise Unsupported(node, "printing a nested struct or a <use> is not assembled yet")
-        if node.type == "float":
-            raise Unsupported(node, "floating-point values are not assembled yet")
         field = R.field_of(ref) if isinstance(node, X.Path) else None
+        real = self.real(p, node, field, scope, operand)
+        if real is not None:
+            return real
         e = self.expr(node, scope, operand)
         if p.fmt_enum is not None:
             return self.add(Goal("ENUM", a=e, b=self.enum_index(p.fmt_enum)))
@@ -229,13 +253,55 @@ class AsmTables:
             return self.add(Goal("NUM", a=e, b=NUM[{"u": "UDEC", "x": "HEX", "X": "HEX", "o": "OCT", "b": "BIN"}[conv]]))
         raise Unsupported(node, f"the format :{fmt} is not assembled yet")
 
+    def real(self, p, node, field, scope, operand):
+        """A REAL goal for a substitution printing a floating-point value
+        (as printer.format_calls prints it), else None."""
+        import re
+        fmt = p.fmt
+        half = field is not None and field.type.kind == "float16"
+        if field is not None and field.type.kind in ("fixed", "sfixed"):
+            raise Unsupported(node, "fixed-point values are not assembled yet")
+        if fmt is None:
+            if node.type == "float":
+                return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["G"]))
+            if half:
+                return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["HALF_G"]))
+            return None
+        if p.fmt_enum is not None or fmt[-1] not in "rfFeEgG":
+            return None
+        if fmt == "r":
+            return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["REPR"]))
+        conv, spec = fmt[-1], fmt[:-1]
+        if conv == "f" and not spec and isinstance(node, X.Call) and node.fn == "half":
+            return self.add(Goal("REAL", a=self.expr(node.args[0], scope, operand), b=REALS["HALF_F"]))
+        if conv == "f" and not spec and node.type != "float" and half:
+            return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["HALF_F"]))
+        if half and node.type != "float":
+            raise Unsupported(node, f"a half printed as :{fmt} is not assembled yet")
+        fixed = re.fullmatch(r"([1-9]\d?)?(?:\.(\d{1,2}))?", spec)
+        if conv == "g" and not spec:
+            return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["G"]))
+        if conv == "f" and fixed:
+            width, prec = int(fixed.group(1) or 0), int(fixed.group(2) or 6)
+            return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["FIXED"], c=width << 8 | prec))
+        raise Unsupported(node, f"the format :{fmt} is not assembled yet")
+
     def call(self, o, args, scope, operand, where):
+        if len(o.params) > MAX_PARAMS:
+            raise Unsupported(where, f"operand {o.name} has more than {MAX_PARAMS} parameters")
         if o.param_types:
             raise Unsupported(where, f"operand {o.name} takes a struct parameter: not assembled yet")
         arg_exprs = [self.expr(a, scope, operand) for a in args]
         callee_scope = o.owner if o.owner is not None else None
         if o.owner is not None and o.owner is not scope:
             raise Unsupported(where, f"operand {o.name} is called from another struct")
+        outer, self.loops = self.loops, ()
+        try:
+            return self.call_cases(o, callee_scope, arg_exprs)
+        finally:
+            self.loops = outer
+
+    def call_cases(self, o, callee_scope, arg_exprs):
         branches, before = [], []
         for c in o.cases:
             body = self.template(c.display, callee_scope, o)
@@ -313,6 +379,8 @@ class AsmTables:
                 k = ("var", self.var_for(scope, ref.field, member[0]))
             elif isinstance(ref, R.ParamValue):
                 k = ("param", operand.params.index(ref.name))
+            elif isinstance(ref, R.LoopValue):
+                k = ("param", dict(self.loops)[ref.name])
             elif isinstance(ref, R.LetValue):
                 if ref.on is not None:
                     raise Unsupported(node, "a let of a nested struct")
@@ -335,20 +403,22 @@ class AsmTables:
             self.reads_of(kid, scope, operand, out)
 
     def expr(self, node, scope, operand):
-        key = (id(node), id(scope), id(operand))
+        key = (id(node), id(scope), id(operand), self.loops)
         if key in self.expr_keys:
             return self.expr_keys[key]
         reads = []
         self.reads_of(node, scope, operand, reads)
         env = Env(self.names, "v", True, None, False)
-        proposals = []
+        proposals, free = [], []
         for r in reads:
+            loss = Loss()
             try:
-                proposals.append(E.flat(propose(node, r, self, scope, operand, E.Atom("want"), env)))
+                proposals.append(E.flat(propose(node, r, self, scope, operand, E.Atom("want"), env, loss)))
             except Unsupported:
                 proposals.append(None)
+            free.append(loss.free)
         self.expr_keys[key] = len(self.exprs)
-        self.exprs.append(Expr(scope, operand, node, reads, proposals))
+        self.exprs.append(Expr(scope, operand, self.loops, node, reads, proposals, free))
         return self.expr_keys[key]
 
     # ---- C text for the template
@@ -362,7 +432,9 @@ class AsmTables:
         return self.names.sname(e.scope) if e.scope is not None else None
 
     def param_names(self, e):
-        return [Names.param(p) for p in e.operand.params] if e.operand is not None else []
+        """C locals of P[]: the operand's parameters, then the loop variables."""
+        params = [Names.param(p) for p in e.operand.params] if e.operand is not None else []
+        return params + [Names.loop_var(name) for name, _ in e.loops]
 
 
 def children(node):
@@ -385,15 +457,37 @@ def mentions(node, read, tables, scope, operand):
     return read in out
 
 
-def propose(node, read, tables, scope, operand, want, env):
+LOSSY = 255  # a guess that can be off in many bits: the matcher searches the variable instead
+
+
+class Loss:
+    """Bits a guess cannot know: `free` low bits a right shift dropped
+    (the matcher tries each value of them, passed as `alt`), or LOSSY."""
+    def __init__(self):
+        self.free = 0
+
+    def add(self, bits):
+        self.free = bits if self.free == 0 and 0 < bits <= 8 else LOSSY
+
+
+def constant(node):
+    try:
+        v = X.evaluate(node, {})
+        return v if isinstance(v, int) else None
+    except (X.NotConstant, TypeError, KeyError, ZeroDivisionError):
+        return None
+
+
+def propose(node, read, tables, scope, operand, want, env, loss):
     """C tree of the value of variable `read` that makes `node` equal `want`
     (a guess the matcher checks), when read occurs in node once, through
-    operators that can be undone."""
+    operators that can be undone; `loss` learns what the guess cannot know."""
     ref = getattr(node, "ref", None)
+    again = lambda n, w: propose(n, read, tables, scope, operand, w, env, loss)  # noqa: E731
     if isinstance(node, (X.Path, X.Var)):
         if isinstance(ref, R.LetValue):
-            return propose(ref.let.value, read, tables, scope, operand, want, env)
-        if isinstance(ref, R.FieldValue) and ref.prop is None or isinstance(ref, R.ParamValue):
+            return again(ref.let.value, want)
+        if isinstance(ref, R.FieldValue) and ref.prop is None or isinstance(ref, (R.ParamValue, R.LoopValue)):
             out = []
             tables.reads_of(node, scope, operand, out)
             if out == [read]:
@@ -407,33 +501,39 @@ def propose(node, read, tables, scope, operand, want, env):
     c = lambda n: E.compile(n, env)  # noqa: E731
     if isinstance(node, X.Unary):
         if node.op == "-":
-            return propose(h, read, tables, scope, operand, E.Call("isa_x_neg", [want]), env)
+            return again(h, E.Call("isa_x_neg", [want]))
         if node.op == "~":
-            return propose(h, read, tables, scope, operand, E.Prefix("~", want), env)
+            return again(h, E.Prefix("~", want))
     if isinstance(node, X.Binary):
         a_holds = h is node.a
         other = node.b if a_holds else node.a
         op = node.op
         if op == "+":
-            return propose(h, read, tables, scope, operand, E.Call("isa_x_sub", [want, c(other)]), env)
+            return again(h, E.Call("isa_x_sub", [want, c(other)]))
         if op == "-":
-            w = E.Call("isa_x_add", [want, c(other)]) if a_holds else E.Call("isa_x_sub", [c(other), want])
-            return propose(h, read, tables, scope, operand, w, env)
+            return again(h, E.Call("isa_x_add", [want, c(other)]) if a_holds else E.Call("isa_x_sub", [c(other), want]))
         if op == "^":
-            return propose(h, read, tables, scope, operand, E.Infix("^", want, c(other)), env)
+            return again(h, E.Infix("^", want, c(other)))
         if op == "*":
-            return propose(h, read, tables, scope, operand, E.Call("isa_x_div", [want, c(other)]), env)
+            return again(h, E.Call("isa_x_div", [want, c(other)]))
         if op == "<<" and a_holds:
-            return propose(h, read, tables, scope, operand, E.Call("isa_x_shr", [want, c(other)]), env)
+            return again(h, E.Call("isa_x_shr", [want, c(other)]))
         if op == ">>" and a_holds:
-            return propose(h, read, tables, scope, operand, E.Call("isa_x_shl", [want, c(other)]), env)
+            k = constant(other)
+            loss.add(k if k is not None else LOSSY)
+            if loss.free != LOSSY:
+                return again(h, E.Infix("|", E.Call("isa_x_shl", [want, c(other)]), E.Atom("alt")))
+            return again(h, E.Call("isa_x_shl", [want, c(other)]))
         if op == "|":
-            return propose(h, read, tables, scope, operand, E.Infix("&", want, E.Prefix("~", c(other))), env)
+            loss.add(LOSSY)
+            return again(h, E.Infix("&", want, E.Prefix("~", c(other))))
         if op == "&":
-            return propose(h, read, tables, scope, operand, want, env)
+            loss.add(LOSSY)
+            return again(h, want)
     if isinstance(node, X.Call) and h is node.args[0]:
         if node.fn == "sext":
-            return propose(h, read, tables, scope, operand, E.Call("isa_x_bits", [want, E.Atom("0"), c(node.args[1])]), env)
+            return again(h, E.Call("isa_x_bits", [want, E.Atom("0"), c(node.args[1])]))
         if node.fn == "bits":
-            return propose(h, read, tables, scope, operand, E.Call("isa_x_shl", [want, c(node.args[1])]), env)
+            loss.add(LOSSY)
+            return again(h, E.Call("isa_x_shl", [want, c(node.args[1])]))
     raise Unsupported(node, "not invertible")

@@ -54,8 +54,14 @@ enum isa_asm_goal_kind {
                      * caller), then goal a */
    ISA_ASM_SCOPE,   /* select the unit's alternative a; fields are read at `offset` in the unit */
    ISA_ASM_LIST,    /* the kids, each printed after text (a separator) or not at all */
-   ISA_ASM_END      /* the unit's text is over */
+   ISA_ASM_END,     /* the unit's text is over */
+   ISA_ASM_FOR,     /* goal a once per value from expr kids[0] up to expr kids[1], in parameter slot b;
+                     * as many times as the text has it when the bound is unknown */
+   ISA_ASM_REAL     /* a floating-point number: expr a printed as b (enum isa_asm_real) says gives
+                     * its very text; c: FIXED's width << 8 | precision */
 };
+
+enum isa_asm_real { ISA_ASM_REPR, ISA_ASM_G, ISA_ASM_FIXED, ISA_ASM_HALF_F, ISA_ASM_HALF_G };
 
 enum isa_asm_num { ISA_ASM_DEC, ISA_ASM_UDEC, ISA_ASM_HEX, ISA_ASM_HEX_0X, ISA_ASM_OCT, ISA_ASM_BIN, ISA_ASM_BIN_0B };
 
@@ -77,15 +83,20 @@ struct isa_asm_var {
    uint8_t is_signed;
 };
 
-/* An expression of a template: its value, given the struct its fields are
- * in (self) and the operand's parameters (params); and for the variables
+/* An expression of a template: its value (eval, or eval_real for a
+ * floating-point one), given the struct its fields are in (self) and the
+ * operand's parameters and loop variables (params); and for the variables
  * it reads (reads[first..first+n): a var index, or -1 - k for parameter
  * k), a guess of the variable's value that makes it `want` (propose; bit
- * i of proposes set when read i has one).  The guess is checked. */
+ * i of proposes set when read i has one).  The guess is checked.  A guess
+ * through a right shift cannot know the bits it dropped: free[read] says
+ * how many (then `alt` gives them; 255: too many to try, the matcher
+ * searches the variable instead). */
 struct isa_asm_expr {
    int64_t (*eval)(const void *self, const int64_t *params, const struct isa_ctx *ctx);
+   double (*eval_real)(const void *self, const int64_t *params, const struct isa_ctx *ctx); /* a float's */
    int64_t (*propose)(const void *self, const int64_t *params, const struct isa_ctx *ctx, unsigned read,
-                      int64_t want);
+                      int64_t want, int64_t alt);
    uint32_t first;
    uint16_t n;
    uint32_t proposes;
@@ -111,6 +122,7 @@ struct isa_asm {
    const uint32_t *kids;
    const struct isa_asm_expr *exprs;
    const int32_t *reads;
+   const uint8_t *free;
    const struct isa_asm_var *vars;
    const struct isa_asm_enum *enums;
    void (*init)(void *unit); /* a unit before its text is read: zero, and the XML defaults */
