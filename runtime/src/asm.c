@@ -61,6 +61,7 @@ struct frame {
    uint16_t n_params;
    uint16_t known; /* bit k: params[k] holds its value */
    int64_t params[ISA_ASM_MAX_PARAMS];
+   int32_t link[ISA_ASM_MAX_PARAMS]; /* the equation tying params[k] to its argument, or -1 */
 };
 
 enum trail_kind { TR_FIELD, TR_PARAM, TR_DONE };
@@ -101,6 +102,7 @@ struct matcher {
    /* the longest unit found so far: its text's end, bytes, decoded unit */
    size_t best_end, best_bytes;
    int best_exact, exact;
+   size_t fewest; /* the fewest bytes the unit being matched can take */
    void *best;
    /* the check of a solution */
    uint8_t *bytes;
@@ -192,10 +194,10 @@ static int digit_value(int c)
    return 99;
 }
 
-/* A number as format f prints it; 0 when there is none. */
-static int match_number(struct matcher *m, unsigned f, int64_t *value)
+/* A number as format f prints it, of at most `most` digits: its value
+ * and end; the number of digits read (0: there is none). */
+static size_t read_number(const struct matcher *m, unsigned f, size_t most, int64_t *value, size_t *end)
 {
-   skip_blank(m, 0, 0);
    size_t p = m->pos;
    int neg = 0;
    unsigned base = 10;
@@ -217,7 +219,7 @@ static int match_number(struct matcher *m, unsigned f, int64_t *value)
       base = 2;
    uint64_t u = 0;
    size_t digits = 0;
-   while (p < m->len) {
+   while (p < m->len && digits < most) {
       unsigned d = (unsigned)digit_value(m->text[p]);
       if (d >= base)
          break;
@@ -227,13 +229,11 @@ static int match_number(struct matcher *m, unsigned f, int64_t *value)
       p++;
       digits++;
    }
-   if (!digits)
-      return 0;
-   if (neg && u > (uint64_t)INT64_MAX + 1)
+   if (!digits || (neg && u > (uint64_t)INT64_MAX + 1))
       return 0;
    *value = neg ? (int64_t)(0 - u) : (int64_t)u;
-   m->pos = p;
-   return 1;
+   *end = p;
+   return digits;
 }
 
 /* A floating-point number's text: [-]digits[.digits][e[+-]digits], inf or
@@ -691,8 +691,11 @@ static int for_iter(struct matcher *m, const struct isa_asm_goal *g, int64_t i, 
    }
    it->params[slot] = i;
    it->known |= (uint16_t)(1u << slot);
+   for (unsigned p = 0; p < ISA_ASM_MAX_PARAMS; p++)
+      it->link[p] = -1;
    for (unsigned p = 0; p < b->n_params; p++) {
       struct side mine = {SIDE_PARAM, (uint16_t)f, (int32_t)p, 0}, theirs = {SIDE_PARAM, (uint16_t)base, (int32_t)p, 0};
+      it->link[p] = (int32_t)m->n_cons;
       if (!add_con(m, (struct con){.a = mine, .b = theirs}))
          return 0;
    }
@@ -729,10 +732,23 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       break;
    case ISA_ASM_NUM: {
       int64_t v;
-      if (match_number(m, (unsigned)g->b, &v)) {
+      size_t end;
+      skip_blank(m, 0, 0);
+      s.pos = m->pos;
+      /* all its digits first; fewer when the next value follows without a
+       * break ({tt0}{tt1}{tt2}{tt3}) */
+      size_t digits = read_number(m, (unsigned)g->b, SIZE_MAX, &v, &end);
+      for (size_t d = digits; d > 0; d--) {
+         if (d < digits && !read_number(m, (unsigned)g->b, d, &v, &end))
+            break;
+         m->pos = end;
          if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(v)}) && run(m, seq + 1, n - 1, k))
             return 1;
-      } else {
+         restore(m, &s);
+         if (m->overflow)
+            return 0;
+      }
+      if (!digits) {
          static const char *const what[] = {"a number", "a number", "a hex number", "a 0x number",
                                             "an octal number", "a binary number", "a 0b number"};
          expect(m, what[g->b], strlen(what[g->b]));
@@ -758,9 +774,12 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       skip_blank(m, 0, 0);
       expect(m, "a name", 6);
       int64_t v;
-      if (match_number(m, ISA_ASM_DEC, &v) && !e->named(v) &&
-          add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(v)}) && run(m, seq + 1, n - 1, k))
-         return 1;
+      size_t end;
+      if (read_number(m, ISA_ASM_DEC, SIZE_MAX, &v, &end) && !e->named(v)) {
+         m->pos = end;
+         if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(v)}) && run(m, seq + 1, n - 1, k))
+            return 1;
+      }
       break;
    }
    case ISA_ASM_SEQ: {
@@ -812,8 +831,11 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       f->n_params = (uint16_t)g->b;
       f->known = 0;
       int ok = 1;
+      for (unsigned i = 0; i < ISA_ASM_MAX_PARAMS; i++)
+         f->link[i] = -1;
       for (uint32_t i = 0; ok && i < g->n; i++) {
          struct side p = {SIDE_PARAM, (uint16_t)callee, (int32_t)i, 0};
+         f->link[i] = (int32_t)m->n_cons;
          ok = add_con(m, (struct con){.a = p, .b = expr_side(m, (int32_t)t->kids[g->first + i])});
       }
       if (ok) {
@@ -825,9 +847,12 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       break;
    }
    case ISA_ASM_SCOPE:
-      m->spec->unit->set_variant(m->unit, (unsigned)g->a);
-      memset(m->known, 0, m->unit_size);
+      if (g->a) {
+         m->spec->unit->set_variant(m->unit, (unsigned)g->a);
+         memset(m->known, 0, m->unit_size);
+      }
       m->frames[m->frame].scope = g->offset;
+      m->fewest = (size_t)g->c;
       if (run(m, seq + 1, n - 1, k))
          return 1;
       break;
@@ -861,17 +886,20 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
    case ISA_ASM_END:
       /* the longest text that is a unit: a shorter one may be a whole
        * unit too (Lima GP's instruction with its later lines unprinted) */
-      if ((m->pos > m->best_end || (m->pos == m->best_end && !m->best_exact)) && finish(m)) {
-         /* at the same length, a unit printing the text exactly beats one
-          * printing it with other blanks */
-         if (m->pos > m->best_end || m->exact) {
+      /* at the same length, a unit printing the text exactly beats one
+       * printing it with other blanks, then one of fewer bytes (AGX's
+       * short forms) */
+      if ((m->pos > m->best_end || (m->pos == m->best_end && (!m->best_exact || m->best_bytes > m->fewest))) &&
+          finish(m)) {
+         if (m->pos > m->best_end || (m->exact && !m->best_exact) ||
+             (m->exact == m->best_exact && m->unit_bytes < m->best_bytes)) {
             m->best_end = m->pos;
             m->best_exact = m->exact;
             m->best_bytes = m->unit_bytes;
             memcpy(m->best, m->decoded, m->unit_size);
          }
          skip_blank(m, 0, 1);
-         if (m->pos >= m->len && m->best_exact)
+         if (m->pos >= m->len && m->best_exact && m->best_bytes <= m->fewest)
             return 1; /* nothing better to find */
       }
       break;
@@ -947,32 +975,59 @@ static int verify(struct matcher *m)
    return 1;
 }
 
-/* Collect the unknown fields side s reads (var index, frame); 0 when there
- * are too many to note. */
-static int unknown_fields(const struct matcher *m, const struct side *s, int32_t *vars, unsigned *frames,
-                          unsigned *n, unsigned *bits)
+/* The unknown fields side s depends on, following unknown parameters to
+ * the arguments they were called with (var index and frame of each, and
+ * their bits in all); 0 when there are more than MAX_SEARCH_VARS. */
+#define MAX_SEARCH_VARS 16
+struct unknown_set {
+   int32_t vars[MAX_SEARCH_VARS];
+   unsigned frames[MAX_SEARCH_VARS];
+   unsigned n, bits;
+};
+
+static int unknown_fields(const struct matcher *m, const struct side *s, struct unknown_set *u, unsigned depth)
 {
-   if (s->kind != SIDE_EXPR)
+   if (depth > MAX_FRAMES)
+      return 0;
+   if (s->kind == SIDE_CONST)
       return 1;
+   if (s->kind == SIDE_PARAM) {
+      const struct frame *f = &m->frames[s->frame];
+      if ((f->known >> s->id) & 1 || f->link[s->id] < 0)
+         return 1;
+      return unknown_fields(m, &m->cons[f->link[s->id]].b, u, depth + 1);
+   }
    const struct isa_asm_expr *e = expr_of(m, s);
    for (unsigned i = 0; i < e->n; i++) {
       int32_t r = m->t->reads[e->first + i];
-      if (r < 0 || read_known(m, r, s->frame))
+      if (read_known(m, r, s->frame))
          continue;
+      if (r < 0) {
+         struct side p = {SIDE_PARAM, s->frame, -1 - r, 0};
+         if (!unknown_fields(m, &p, u, depth + 1))
+            return 0;
+         continue;
+      }
       size_t at = m->frames[s->frame].scope + m->t->vars[r].offset;
       int dup = 0;
-      for (unsigned j = 0; j < *n; j++)
-         dup |= m->frames[frames[j]].scope + m->t->vars[vars[j]].offset == at;
+      for (unsigned j = 0; j < u->n; j++)
+         dup |= m->frames[u->frames[j]].scope + m->t->vars[u->vars[j]].offset == at;
       if (dup)
          continue;
-      if (*n == 16)
+      if (u->n == MAX_SEARCH_VARS)
          return 0;
-      vars[*n] = r;
-      frames[*n] = s->frame;
-      *bits += m->t->vars[r].width;
-      (*n)++;
+      u->vars[u->n] = r;
+      u->frames[u->n] = s->frame;
+      u->bits += m->t->vars[r].width;
+      u->n++;
    }
    return 1;
+}
+
+/* Whether c is the equation that gave a parameter its argument. */
+static int is_link(const struct matcher *m, const struct con *c)
+{
+   return c->a.kind == SIDE_PARAM && m->frames[c->a.frame].link[c->a.id] == (int32_t)(c - m->cons);
 }
 
 /* An equation with one unknown variable whose guess drops bits: the side
@@ -1037,26 +1092,39 @@ static int close_from(struct matcher *m, unsigned i)
    }
    if (first == m->n_cons)
       return verify(m);
-   struct con *c = &m->cons[first];
-   int32_t vars[16];
-   unsigned frames[16], n = 0, bits = 0;
-   if (!unknown_fields(m, &c->a, vars, frames, &n, &bits) || !unknown_fields(m, &c->b, vars, frames, &n, &bits) ||
-       n == 0) {
-      /* only parameters unknown here: another equation will give them */
-      for (unsigned j = first + 1; j < m->n_cons; j++) {
-         if (m->cons[j].done)
-            continue;
-         n = bits = 0;
-         if (unknown_fields(m, &m->cons[j].a, vars, frames, &n, &bits) &&
-             unknown_fields(m, &m->cons[j].b, vars, frames, &n, &bits) && n) {
-            c = &m->cons[j];
-            break;
+   /* the waiting equation with the fewest unknown bits behind it, links
+    * aside (any value satisfies those: they only pass values on) */
+   struct unknown_set best = {{0}, {0}, 0, 0}, u;
+   int found = 0;
+   for (unsigned j = first; j < m->n_cons; j++) {
+      const struct con *c = &m->cons[j];
+      if (c->done || is_link(m, c))
+         continue;
+      memset(&u, 0, sizeof u);
+      if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
+         continue;
+      if (!found || u.bits < best.bits) {
+         best = u;
+         found = 1;
+      }
+   }
+   if (!found) {
+      /* only links wait: their arguments' fields as they stand */
+      for (unsigned j = first; j < m->n_cons && !found; j++) {
+         const struct con *c = &m->cons[j];
+         memset(&u, 0, sizeof u);
+         if (!c->done && unknown_fields(m, &c->b, &u, 0) && unknown_fields(m, &c->a, &u, 0) && u.n) {
+            best = u;
+            found = 1;
          }
       }
-      if (!n)
+      if (!found)
          return 0;
    }
-   int64_t as_is[16];
+   unsigned n = best.n, bits = best.bits;
+   int32_t *vars = best.vars;
+   unsigned *frames = best.frames;
+   int64_t as_is[MAX_SEARCH_VARS];
    for (unsigned j = 0; j < n; j++)
       as_is[j] = load(m->unit + m->frames[frames[j]].scope + m->t->vars[vars[j]].offset, &m->t->vars[vars[j]]);
    int ok = 1;
@@ -1177,6 +1245,12 @@ static void report_expected(struct matcher *m, struct diags *ds)
       report(ds, at, "expected %s; found %s", what, found);
 }
 
+static void skip_line(struct matcher *m)
+{
+   while (m->pos < m->len && m->text[m->pos] != '\n')
+      m->pos++;
+}
+
 struct units {
    unsigned char *v;
    size_t n, cap, size;
@@ -1197,18 +1271,26 @@ static int keep_unit(struct units *u, const void *obj)
    return 1;
 }
 
-/* A unit of the program at m->pos, or 0 (and what was expected in m->exp). */
-static int match_unit(struct matcher *m)
+/* A fresh unit, nothing known of it. */
+static void start_unit(struct matcher *m)
 {
    m->t->init(m->unit);
    memset(m->known, 0, m->unit_size);
    m->n_frames = 1;
    m->frame = 0;
    memset(&m->frames[0], 0, sizeof m->frames[0]);
+   for (unsigned i = 0; i < ISA_ASM_MAX_PARAMS; i++)
+      m->frames[0].link[i] = -1;
    m->n_cons = 0;
    m->n_trail = 0;
    m->steps = 0;
    m->overflow = 0;
+}
+
+/* A unit of the program at m->pos, or 0 (and what was expected in m->exp). */
+static int match_unit(struct matcher *m)
+{
+   start_unit(m);
    m->start = m->pos;
    m->best_end = m->pos;
    m->best_exact = 0;
@@ -1277,13 +1359,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          size_t at = m->pos;
          uint32_t g = (uint32_t)m->t->prefix;
          m->ctx.listing = 1;
-         m->t->init(m->unit);
-         memset(m->known, 0, m->unit_size);
-         m->n_frames = 1;
-         m->frame = 0;
-         memset(&m->frames[0], 0, sizeof m->frames[0]);
-         m->n_cons = 0;
-         m->n_trail = 0;
+         start_unit(m);
          struct cont stop = {K_STOP, 0, 0, 0, 0, 0, 0, 0, 0};
          int got = run(m, &g, 1, &stop);
          if (listing < 0)
@@ -1291,10 +1367,26 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          if (!got) {
             m->pos = at;
             m->ctx.listing = 0;
+            if (listing > 0) {
+               report(&ds, at, "expected this unit's offset prefix, as isa dis --offsets prints it (the unit starts "
+                      "at byte %llu, 0x%llx)", (unsigned long long)offset, (unsigned long long)offset);
+               skip_line(m);
+               continue;
+            }
          }
       }
       m->ctx.listing = listing > 0;
       m->exp.pos = 0;
+      /* a listing's "<disassembly failed>": bytes that decode as nothing, but which ones the text does not say */
+      size_t failed_len = spec->failed_text ? strlen(spec->failed_text) : 0;
+      if (failed_len && spec->resync_bits && m->len - m->pos >= failed_len &&
+          memcmp(m->text + m->pos, spec->failed_text, failed_len) == 0) {
+         report(&ds, m->pos, "'%s' stands for %u bytes that decode as no unit; the text does not say which",
+                spec->failed_text, spec->resync_bits / 8);
+         offset += spec->resync_bits / 8;
+         skip_line(m);
+         continue;
+      }
       if (match_unit(m)) {
          if (!keep_unit(&units, m->best)) {
             status = ISA_ERR_LIMIT;
@@ -1308,8 +1400,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
       report_expected(m, &ds);
       /* go on from the next line */
       m->pos = m->exp.pos > m->start ? m->exp.pos : m->start;
-      while (m->pos < m->len && m->text[m->pos] != '\n')
-         m->pos++;
+      skip_line(m);
    }
    if (ds.n) {
       status = ISA_ERR_ARG;

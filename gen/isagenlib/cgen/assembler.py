@@ -150,10 +150,11 @@ class AsmTables:
                 if not isinstance(st, Struct):
                     raise Unsupported(a, f"alternative {st.name} is not a struct")
                 off = f"offsetof({self.names.sname(t)}, u.{a.name})"
-                branches.append([self.add(Goal("SCOPE", a=a.index, offset=off)), self.struct_goal(st), 0])
+                branches.append([self.add(Goal("SCOPE", a=a.index, c=min_bytes(st), offset=off)),
+                                 self.struct_goal(st), 0])
             return self.alt(branches)
         if isinstance(t, Struct):
-            return self.seq([self.struct_goal(t), 0])
+            return self.seq([self.add(Goal("SCOPE", a=0, c=min_bytes(t))), self.struct_goal(t), 0])
         raise Unsupported(t, f"the unit {t.name} is a {t.kind}: the assembler does not read those yet")
 
     def struct_goal(self, s):
@@ -435,6 +436,13 @@ class AsmTables:
         """C locals of P[]: the operand's parameters, then the loop variables."""
         params = [Names.param(p) for p in e.operand.params] if e.operand is not None else []
         return params + [Names.loop_var(name) for name, _ in e.loops]
+
+
+def min_bytes(s):
+    """The fewest bytes struct s takes: with its length flag clear, or its
+    min-length when its length is computed."""
+    bits = s.min_length if s.min_length is not None else s.bits
+    return (bits + 7) // 8
 
 
 def children(node):

@@ -52,7 +52,8 @@ enum isa_asm_goal_kind {
    ISA_ASM_EQ,      /* expr a == expr b, or == c when b is -1 */
    ISA_ASM_CALL,    /* an operand: a frame of b parameters equal to the kids (expressions of the
                      * caller), then goal a */
-   ISA_ASM_SCOPE,   /* select the unit's alternative a; fields are read at `offset` in the unit */
+   ISA_ASM_SCOPE,   /* select the unit's alternative a (0: the unit is a struct); fields are read at
+                     * `offset` in the unit, which takes at least c bytes */
    ISA_ASM_LIST,    /* the kids, each printed after text (a separator) or not at all */
    ISA_ASM_END,     /* the unit's text is over */
    ISA_ASM_FOR,     /* goal a once per value from expr kids[0] up to expr kids[1], in parameter slot b;
