@@ -35,7 +35,7 @@
 #define MAX_LOOP 64        /* iterations of a {for} whose bound the text gives */
 #define PRINT_MAX 4096     /* a unit's printed text, for the check */
 
-enum side_kind { SIDE_EXPR, SIDE_PARAM, SIDE_CONST };
+enum side_kind { SIDE_CONST, SIDE_EXPR, SIDE_PARAM }; /* SIDE_CONST first: a side left out is the constant 0 */
 
 struct side {
    uint8_t kind;
@@ -93,6 +93,7 @@ struct matcher {
    unsigned n_frames, frame;
    struct con cons[MAX_CONS];
    unsigned n_cons;
+   unsigned char tried[MAX_CONS]; /* close_from: the equation's one guess failed, search instead */
    struct trail trail[MAX_TRAIL];
    unsigned n_trail;
    struct isa_ctx ctx;
@@ -102,7 +103,9 @@ struct matcher {
    /* the longest unit found so far: its text's end, bytes, decoded unit */
    size_t best_end, best_bytes;
    int best_exact, exact;
+   size_t unsolved; /* the furthest a unit's text was read to with no encoding printing it */
    size_t fewest; /* the fewest bytes the unit being matched can take */
+   size_t require; /* a listing: the bytes the next unit's offset leaves this one, or 0 */
    void *best;
    /* the check of a solution */
    uint8_t *bytes;
@@ -889,8 +892,15 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       /* at the same length, a unit printing the text exactly beats one
        * printing it with other blanks, then one of fewer bytes (AGX's
        * short forms) */
-      if ((m->pos > m->best_end || (m->pos == m->best_end && (!m->best_exact || m->best_bytes > m->fewest))) &&
-          finish(m)) {
+      if (m->pos > m->best_end || (m->pos == m->best_end && (!m->best_exact || m->best_bytes > m->fewest))) {
+         if (!finish(m) || (m->require && m->unit_bytes != m->require)) {
+            size_t at = m->pos;
+            skip_blank(m, 0, 0);
+            if ((m->pos >= m->len || m->text[m->pos] == '\n') && at > m->unsolved)
+               m->unsolved = at; /* the whole line read, and no encoding prints it */
+            m->pos = at;
+            break;
+         }
          if (m->pos > m->best_end || (m->exact && !m->best_exact) ||
              (m->exact == m->best_exact && m->unit_bytes < m->best_bytes)) {
             m->best_end = m->pos;
@@ -1051,7 +1061,7 @@ static int lossy(const struct matcher *m, const struct con *c, const struct side
       return 0;
    const struct isa_asm_expr *e = expr_of(m, *s);
    uint8_t free = m->t->free[e->first + *which];
-   return ((e->proposes >> *which) & 1) && free > 0 && free <= 8;
+   return ((e->proposes >> *which) & 1) && free > 0;
 }
 
 /* The waiting equations: first those whose guess drops bits, with each
@@ -1075,12 +1085,16 @@ static int close_from(struct matcher *m, unsigned i)
          continue;
       if (first == m->n_cons)
          first = j;
-      if (!lossy(m, &m->cons[j], &side, &want, &which))
+      if (m->tried[j] || !lossy(m, &m->cons[j], &side, &want, &which))
          continue;
       const struct isa_asm_expr *e = expr_of(m, side);
       const struct frame *f = &m->frames[side->frame];
       int32_t read = m->t->reads[e->first + which];
-      for (int64_t alt = 0; alt < ((int64_t)1 << m->t->free[e->first + which]); alt++) {
+      uint8_t free = m->t->free[e->first + which];
+      /* a right shift's dropped bits: each value; another guess: once,
+       * then the search below */
+      int64_t alts = free <= 8 ? (int64_t)1 << free : 1;
+      for (int64_t alt = 0; alt < alts; alt++) {
          int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, alt);
          if (assign(m, read, side->frame, x) && value_of(m, side) == want && settle(m) && close_from(m, 0))
             return 1;
@@ -1088,7 +1102,12 @@ static int close_from(struct matcher *m, unsigned i)
          if (m->overflow)
             return 0;
       }
-      return 0;
+      if (free <= 8)
+         return 0;
+      m->tried[j] = 1;
+      int r = close_from(m, 0);
+      m->tried[j] = 0;
+      return r;
    }
    if (first == m->n_cons)
       return verify(m);
@@ -1179,6 +1198,13 @@ static void position(const char *text, size_t at, unsigned *line, unsigned *col)
    *col = c;
 }
 
+static unsigned column_of(const char *text, size_t at)
+{
+   unsigned line, col;
+   position(text, at, &line, &col);
+   return col;
+}
+
 struct diags {
    struct isa_asm_diag *d;
    unsigned max, n;
@@ -1241,6 +1267,9 @@ static void report_expected(struct matcher *m, struct diags *ds)
       snprintf(found, sizeof found, "'%.*s'", (int)k, m->text + at);
    if (m->overflow && !e->range[0])
       report(ds, m->start, "too many ways to read this unit: simplify it, or give it in the form isa dis prints");
+   else if (m->unsolved && m->unsolved + 1 >= e->pos && !e->range[0])
+      report(ds, m->start, "no encoding prints this text: its values contradict each other or the fields they go "
+                           "into (read to column %u)", column_of(m->text, m->unsolved));
    else
       report(ds, at, "expected %s; found %s", what, found);
 }
@@ -1287,6 +1316,30 @@ static void start_unit(struct matcher *m)
    m->overflow = 0;
 }
 
+/* After a unit of a listing that starts at `offset`: how many bytes the
+ * next unit's offset prefix leaves it (the prefix is tried with each
+ * length up to the longest unit), or 0. */
+static size_t next_offset(struct matcher *m, uint64_t offset)
+{
+   size_t at = m->pos, found = 0;
+   struct isa_ctx keep = m->ctx;
+   skip_blank(m, 0, 1);
+   size_t line = m->pos;
+   for (size_t n = 1; n <= m->spec->max_unit_bytes && !found && line < m->len; n++) {
+      uint32_t g = (uint32_t)m->t->prefix;
+      struct cont stop = {K_STOP, 0, 0, 0, 0, 0, 0, 0, 0};
+      m->pos = line;
+      m->ctx.offset = offset + n;
+      m->ctx.listing = 1;
+      start_unit(m);
+      if (run(m, &g, 1, &stop))
+         found = n;
+   }
+   m->ctx = keep;
+   m->pos = at;
+   return found;
+}
+
 /* A unit of the program at m->pos, or 0 (and what was expected in m->exp). */
 static int match_unit(struct matcher *m)
 {
@@ -1294,6 +1347,7 @@ static int match_unit(struct matcher *m)
    m->start = m->pos;
    m->best_end = m->pos;
    m->best_exact = 0;
+   m->unsolved = 0;
    uint32_t root = m->t->unit;
    run(m, &root, 1, NULL);
    if (m->best_end == m->start)
@@ -1387,7 +1441,26 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          skip_line(m);
          continue;
       }
+      size_t unit_start = m->pos;
       if (match_unit(m)) {
+         /* in a listing, the next unit's offset says how long this one is
+          * (AGX's long form of a value the short one holds) */
+         size_t next = listing > 0 ? next_offset(m, offset) : 0;
+         if (next && next != m->unit_bytes) {
+            size_t end = m->pos, bytes = m->unit_bytes;
+            unsigned char *keep = (unsigned char *)malloc(usz);
+            if (keep)
+               memcpy(keep, m->best, usz);
+            m->pos = unit_start;
+            m->require = next;
+            if (!match_unit(m) && keep) {
+               m->pos = end;
+               m->unit_bytes = bytes;
+               memcpy(m->best, keep, usz);
+            }
+            m->require = 0;
+            free(keep);
+         }
          if (!keep_unit(&units, m->best)) {
             status = ISA_ERR_LIMIT;
             goto out;

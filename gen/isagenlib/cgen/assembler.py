@@ -465,7 +465,7 @@ def mentions(node, read, tables, scope, operand):
     return read in out
 
 
-LOSSY = 255  # a guess that can be off in many bits: the matcher searches the variable instead
+LOSSY = 255  # a guess that can be off in many bits: the matcher tries it once, then searches
 
 
 class Loss:
@@ -532,6 +532,8 @@ def propose(node, read, tables, scope, operand, want, env, loss):
             if loss.free != LOSSY:
                 return again(h, E.Infix("|", E.Call("isa_x_shl", [want, c(other)]), E.Atom("alt")))
             return again(h, E.Call("isa_x_shl", [want, c(other)]))
+        # the bits the other side hides read as 0 in the guess: a first
+        # try before the matcher searches
         if op == "|":
             loss.add(LOSSY)
             return again(h, E.Infix("&", want, E.Prefix("~", c(other))))

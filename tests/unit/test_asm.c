@@ -1,0 +1,158 @@
+/* The assembler (isagen/asm.h), for every spec that has one:
+ *   - every entry of every reference corpus: its text assembles, and the
+ *     bytes print as the very text again (with --offsets for a listing, with
+ *     the entry's spec options); the share whose bytes are the corpus's own
+ *     is reported (text does not show every bit);
+ *   - random units: the text of any unit that decodes assembles into bytes
+ *     that print the same text;
+ *   - errors name their line and column.
+ * The entries whose text cannot be assembled are listed below, each kind
+ * with its reason; nothing else is skipped. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corpus.h"
+#include "helpers.h"
+#include "isagen/asm.h"
+#include "isagen/isagen.h"
+
+#define MAXB (1 << 16)
+
+/* Why an entry's reference text cannot be assembled, or NULL. */
+static const char *not_assembled(const struct isa_spec *spec, const struct corpus_entry *e)
+{
+   if (e->as_alt)
+      return "an encoding another always shadows: its bytes decode as the other one, so no bytes print this text";
+   if (e->flags & CORPUS_NONE_OPERAND)
+      return "the reference printed None for an operand it could not read: the text does not say the bits";
+   if (spec->failed_text && spec->failed_text[0] && strstr(e->text, spec->failed_text))
+      return "a listing's failed unit stands for bytes that decode as nothing: the text does not say which";
+   return NULL;
+}
+
+static const int64_t *options_of(const struct isa_spec *spec, const struct corpus_entry *e, int64_t *options)
+{
+   char buf[128], *save = NULL;
+   if (!e->options)
+      return NULL;
+   isa_options_init(spec, options);
+   snprintf(buf, sizeof buf, "%s", e->options);
+   for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+      char *eq = strchr(kv, '=');
+      cr_assert(eq);
+      *eq = '\0';
+      cr_assert_eq(isa_option_set(spec, options, kv, eq + 1), ISA_OK);
+   }
+   return options;
+}
+
+static size_t trimmed(const char *s, size_t n)
+{
+   while (n && s[n - 1] == '\n')
+      n--;
+   return n;
+}
+
+static uint8_t bytes[MAXB], want[MAXB];
+static char printed[1 << 17];
+
+Test(asm, every_corpus_entry_assembles_to_bytes_that_print_its_text, .timeout = 600)
+{
+   unsigned specs_with = 0;
+   for (unsigned c = 0; c < n_corpora; c++) {
+      const struct corpus *cp = &corpora[c];
+      const struct isa_spec *spec = isa_spec_find(cp->spec);
+      unsigned total = 0, round = 0, same = 0, listed = 0;
+      cr_assert(spec, "%s: spec %s", cp->name, cp->spec);
+      if (!spec->assembler)
+         continue;
+      specs_with++;
+      for (unsigned i = 0; i < *cp->count; i++) {
+         const struct corpus_entry *e = &cp->entries[i];
+         int64_t opts[16];
+         const int64_t *options = options_of(spec, e, opts);
+         struct isa_asm_diag diags[4];
+         unsigned nd = 0;
+         size_t size = 0, end = 0;
+         if (!e->text)
+            continue;
+         total++;
+         if (not_assembled(spec, e)) {
+            listed++;
+            continue;
+         }
+         int r = isa_assemble(spec, e->text, strlen(e->text), options, bytes, sizeof bytes, &size, diags, 4, &nd);
+         cr_assert_eq(r, ISA_OK, "%s %s: %s\n%s\n%u:%u: %s", cp->name, e->id, isa_strerror(r), e->text,
+                      nd ? diags[0].line : 0, nd ? diags[0].col : 0, nd ? diags[0].message : "");
+         dis_spec(spec, options, bytes, size, (e->flags & CORPUS_LISTING) != 0, printed, sizeof printed, &end);
+         size_t a = trimmed(printed, strlen(printed)), b = trimmed(e->text, strlen(e->text));
+         cr_assert(a == b && !memcmp(printed, e->text, a), "%s %s: assembled, it prints\n%s\nnot\n%s", cp->name,
+                   e->id, printed, e->text);
+         round++;
+         size_t n = hex_bytes(e->hex, want, sizeof want);
+         same += n == size && !memcmp(want, bytes, n);
+      }
+      fprintf(stderr, "asm: %-28s %5u/%u round trip, %u listed as not assembled; bytes the corpus's own: %u (%.0f%%)\n",
+              cp->name, round, total, listed, same, round ? 100.0 * same / round : 0.0);
+   }
+   cr_assert(specs_with > 0, "some spec has an assembler");
+}
+
+/* Random bytes: wherever a unit decodes, its text assembles into bytes that
+ * print the same text. */
+Test(asm, the_text_of_random_units_assembles_back, .timeout = 600)
+{
+   unsigned count;
+   const struct isa_spec *const *specs = isa_specs(&count);
+   uint64_t seed = 0x9e3779b97f4a7c15u;
+   static char text[1 << 14], again[1 << 14];
+   for (unsigned s = 0; s < count; s++) {
+      const struct isa_spec *spec = specs[s];
+      unsigned tried = 0, done = 0;
+      if (!spec->assembler)
+         continue;
+      void *obj = calloc(1, spec->unit->c_size);
+      size_t ub = spec->max_unit_bytes;
+      for (unsigned k = 0; k < 4000 && done < 500; k++) {
+         uint8_t b[256];
+         size_t size = 0, got = 0;
+         struct isa_error err;
+         for (size_t j = 0; j < ub && j < sizeof b; j++)
+            b[j] = (uint8_t)rng_next(&seed);
+         if (isa_decode_unit(spec, b, ub, 0, obj, &got, &err) != ISA_OK)
+            continue;
+         tried++;
+         if (dis_spec(spec, NULL, b, got, 0, text, sizeof text, NULL) < 0)
+            continue;
+         struct isa_asm_diag d[2];
+         unsigned nd = 0;
+         int r = isa_assemble(spec, text, strlen(text), NULL, bytes, sizeof bytes, &size, d, 2, &nd);
+         cr_assert_eq(r, ISA_OK, "%s: %s does not assemble: %u:%u: %s", spec->name, text, nd ? d[0].line : 0,
+                      nd ? d[0].col : 0, nd ? d[0].message : isa_strerror(r));
+         dis_spec(spec, NULL, bytes, size, 0, again, sizeof again, NULL);
+         cr_assert_str_eq(again, text, "%s: assembled, %s prints %s", spec->name, text, again);
+         done++;
+      }
+      free(obj);
+      fprintf(stderr, "asm: %s: %u random units assembled back\n", spec->name, done);
+      cr_assert(done > 0 || tried == 0, "%s: some random unit decodes and assembles", spec->name);
+   }
+}
+
+Test(asm, errors_name_line_and_column)
+{
+   const struct isa_spec *spec = isa_spec_find("lima-gp");
+   const char text[] = "000:\tadd.a0 ^0 a0.x a0.y\n001:\tbogus.a0 ^6 a0.x\n";
+   struct isa_asm_diag d[4];
+   unsigned nd = 0;
+   size_t size = 0;
+   cr_assert(spec && spec->assembler);
+   int r = isa_assemble(spec, text, sizeof text - 1, NULL, bytes, sizeof bytes, &size, d, 4, &nd);
+   cr_assert_eq(r, ISA_ERR_ARG);
+   cr_assert_eq(nd, 1);
+   cr_assert_eq(d[0].line, 2);
+   cr_assert_eq(d[0].col, 6, "column %u: %s", d[0].col, d[0].message);
+   cr_assert(strstr(d[0].message, "expected") && strstr(d[0].message, "'bogus.a0"), "%s", d[0].message);
+}
