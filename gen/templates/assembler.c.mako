@@ -86,6 +86,9 @@ static const struct isa_asm_expr ${P}_asm_exprs[] = {
    {${P}_asm_e${k}, 0, ${('%s_asm_p%d' % (P, k)) if mask else '0'}, ${firsts[k]}, ${len(e.reads)}, ${'0x%xu' % mask}},
 %   endif
 % endfor
+% if not a.exprs:
+   {0, 0, 0, 0, 0, 0x0u},
+% endif
 };
 
 static const struct isa_asm_var ${P}_asm_vars[] = {
@@ -153,6 +156,7 @@ static const struct isa_asm ${P}_asm = {
    ${P}_asm_vars,
    ${P}_asm_enums,
    ${P}_asm_init,
+   ${1 if a.dump else 0},
    ${a.root},
    ${a.prefix if a.prefix is not None else -1},
 };

@@ -18,6 +18,7 @@
  * call.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1205,6 +1206,10 @@ static unsigned column_of(const char *text, size_t at)
    return col;
 }
 
+struct diags;
+static int read_dump(const struct isa_spec *spec, const char *text, size_t len, uint8_t *buf, size_t cap,
+                     size_t *size, struct diags *ds);
+
 struct diags {
    struct isa_asm_diag *d;
    unsigned max, n;
@@ -1373,6 +1378,12 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          *n_diags = ds.n;
       return ISA_ERR_ARG;
    }
+   if (spec->assembler->dump) {
+      int r = read_dump(spec, text, len, buf, cap, size, &ds);
+      if (n_diags)
+         *n_diags = ds.n;
+      return r;
+   }
    struct matcher *m = (struct matcher *)calloc(1, sizeof *m);
    size_t usz = spec->unit->c_size;
    struct units units = {0, 0, 0, usz};
@@ -1500,5 +1511,164 @@ out:
       free(m->bytes);
       free(m);
    }
+   return status;
+}
+
+/* ---- the default display ----------------------------------------------------------- */
+
+/* A value of field fd as isa_dump prints it: a name of its enum, a number
+ * (decimal, 0x hex, 0b binary), or for a float16 or fixed-point field the
+ * %g text of its value.  0 when it is none of those. */
+static int dump_value(const struct isa_field_desc *fd, const char *s, size_t n, int64_t *v)
+{
+   char buf[64];
+   if (!n || n >= sizeof buf)
+      return 0;
+   memcpy(buf, s, n);
+   buf[n] = 0;
+   if (fd->kind == ISA_K_ENUM && fd->enum_name && fd->width <= 16) {
+      for (uint32_t k = 0; k < (1u << fd->width); k++) {
+         const char *name = fd->enum_name(k);
+         if (name && name[0] && strcmp(name, buf) == 0) {
+            *v = k;
+            return 1;
+         }
+      }
+   }
+   if ((fd->kind == ISA_K_FLOAT16 || fd->frac) && fd->width <= 16) {
+      /* the value whose %g text this is */
+      for (uint32_t k = 0; k < (1u << fd->width); k++) {
+         char t[64];
+         struct isa_out o;
+         double d = fd->kind == ISA_K_FLOAT16 ? isa_half_to_double(k) : (double)k / (double)(UINT64_C(1) << fd->frac);
+         isa_out_buffer(&o, t, sizeof t);
+         isa_out_g(&o, d);
+         isa_out_flush(&o);
+         if (strcmp(t, buf) == 0) {
+            *v = k;
+            return 1;
+         }
+      }
+      return 0;
+   }
+   char *end = NULL;
+   errno = 0;
+   if (buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
+      *v = (int64_t)strtoull(buf + 2, &end, 2);
+   else if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
+      *v = (int64_t)strtoull(buf + 2, &end, 16);
+   else
+      *v = (int64_t)strtoll(buf, &end, 10);
+   return end && *end == 0 && errno == 0 && end != buf;
+}
+
+static int blank(char c)
+{
+   return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Set one NAME or NAME=VALUE (under row `row`, "" for none). */
+static void dump_token(const struct isa_spec *spec, void *obj, const char *row, const char *text, size_t at,
+                       size_t n, struct diags *ds)
+{
+   char path[256];
+   size_t eq = 0;
+   while (eq < n && text[at + eq] != '=')
+      eq++;
+   int w = snprintf(path, sizeof path, "%s%s%.*s", row, row[0] ? "." : "", (int)eq, text + at);
+   if (w < 0 || (size_t)w >= sizeof path) {
+      report(ds, at, "the field name is too long");
+      return;
+   }
+   const struct isa_field_desc *fd = isa_field_find(spec->unit, obj, path);
+   if (!fd) {
+      report(ds, at, "%s has no field %s", spec->unit->name, path);
+      return;
+   }
+   int64_t v = 1;
+   if (eq == n && fd->kind != ISA_K_BOOL) {
+      report(ds, at + n, "expected =VALUE after %s", path);
+      return;
+   }
+   if (eq < n && !dump_value(fd, text + at + eq + 1, n - eq - 1, &v)) {
+      report(ds, at + eq + 1, "expected a value of %s: %s", path,
+             fd->kind == ISA_K_ENUM ? "one of its names or a number" : "a number (decimal, 0x hex or 0b binary)");
+      return;
+   }
+   if (fd->width < 64 && (fd->width == 0 || (uint64_t)v >> fd->width) && !(v < 0 && fd->width &&
+                                                                           v >= -((int64_t)1 << (fd->width - 1)))) {
+      report(ds, at + eq + 1, "%s takes %u bits: %lld does not fit", path, fd->width, (long long)v);
+      return;
+   }
+   if (isa_field_set(spec->unit, obj, path, v) != ISA_OK)
+      report(ds, at, "%s cannot be set to %lld", path, (long long)v);
+}
+
+/* A program of a spec whose unit prints with the default display: one
+ * unit, written as isa dis prints it (rows "NAME: field=value flag ...",
+ * "field=value"; what is not written is zero). */
+static int read_dump(const struct isa_spec *spec, const char *text, size_t len, uint8_t *buf, size_t cap,
+                     size_t *size, struct diags *ds)
+{
+   void *obj = calloc(1, spec->unit->c_size);
+   if (!obj)
+      return ISA_ERR_LIMIT;
+   spec->assembler->init(obj);
+   size_t pos = 0;
+   while (pos < len) {
+      size_t end = pos;
+      while (end < len && text[end] != '\n')
+         end++;
+      /* comments and blanks */
+      size_t stop = pos;
+      while (stop < end && text[stop] != '#' && text[stop] != ';')
+         stop++;
+      size_t p = pos;
+      while (p < stop && blank(text[p]))
+         p++;
+      size_t q = p;
+      while (q < stop && !blank(text[q]) && text[q] != ':')
+         q++;
+      char row[128] = "";
+      if (q < stop && text[q] == ':') {
+         if (q - p >= sizeof row) {
+            report(ds, p, "the row name is too long");
+            pos = end + 1;
+            continue;
+         }
+         memcpy(row, text + p, q - p);
+         row[q - p] = 0;
+         p = q + 1;
+      }
+      if (strcmp(row, "(all fields zero)") == 0)
+         row[0] = 0;
+      for (;;) {
+         while (p < stop && blank(text[p]))
+            p++;
+         if (p >= stop)
+            break;
+         q = p;
+         while (q < stop && !blank(text[q]))
+            q++;
+         if (!(q - p == 17 && !memcmp(text + p, "(all fields zero)", 17)) &&
+             !(q - p == 6 && !memcmp(text + p, "(all ", 5)))
+            dump_token(spec, obj, row, text, p, q - p, ds);
+         p = q;
+      }
+      pos = end + 1;
+   }
+   int status = ds->n ? ISA_ERR_ARG : ISA_OK;
+   if (status == ISA_OK) {
+      struct isa_error err;
+      isa_error_clear(&err);
+      isa_select_variants(spec->unit, obj);
+      status = isa_encode_program(spec, obj, 1, buf, cap, size, &err);
+      if (status != ISA_OK && status != ISA_ERR_NOSPACE) {
+         char msg[160];
+         isa_error_format(&err, msg, sizeof msg);
+         report(ds, 0, "the header does not encode: %s", msg);
+      }
+   }
+   free(obj);
    return status;
 }

@@ -514,6 +514,13 @@ int isa_field_get(const struct isa_type_desc *t, const void *obj, const char *pa
    return ISA_OK;
 }
 
+const struct isa_field_desc *isa_field_find(const struct isa_type_desc *t, void *obj, const char *path)
+{
+   const struct isa_field_desc *fd;
+   char *p;
+   return resolve(t, (char *)obj, path, true, &fd, &p) == ISA_OK ? fd : 0;
+}
+
 int isa_field_set(const struct isa_type_desc *t, void *obj, const char *path, int64_t value)
 {
    const struct isa_field_desc *fd;

@@ -113,7 +113,11 @@ class AsmTables:
         self.prefix = None
         unit = self.spec.stream.unit if self.spec.stream is not None else None
         self.unit_type, self.unit_kind = unit, getattr(unit, "kind", None)
+        self.dump = isinstance(unit, Struct) and not any(d for _, d in display_chains(unit))
         try:
+            if self.dump:
+                self.root = 0   # read through the reflection tables (asm.c: read_dump)
+                return
             self.root = self.unit_goal(unit)
             if self.spec.stream.prefix:
                 self.prefix = self.seq(self.template(self.spec.stream.prefix, None, None))

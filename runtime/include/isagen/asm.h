@@ -127,6 +127,9 @@ struct isa_asm {
    const struct isa_asm_var *vars;
    const struct isa_asm_enum *enums;
    void (*init)(void *unit); /* a unit before its text is read: zero, and the XML defaults */
+   /* the unit prints with the default display (isa_dump): its text is read
+    * as rows of NAME=VALUE through the reflection tables, and no goals */
+   uint8_t dump;
    uint32_t unit;   /* the goal a unit's text matches */
    int32_t prefix;  /* the listing's prefix (isa dis --offsets), or -1 */
 };

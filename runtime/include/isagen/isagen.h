@@ -518,6 +518,9 @@ void isa_walk_fields(const struct isa_type_desc *t, const void *obj, isa_field_v
 int isa_field_get(const struct isa_type_desc *t, const void *obj, const char *path,
                   int64_t *value);
 int isa_field_set(const struct isa_type_desc *t, void *obj, const char *path, int64_t value);
+/* The descriptor of the field at `path` (selecting a variant as
+ * isa_field_set does), or NULL for an unknown path. */
+const struct isa_field_desc *isa_field_find(const struct isa_type_desc *t, void *obj, const char *path);
 
 /* 1 when the field at `path` takes part in encoding obj: it is not in a
  * variant, view or optional item that is not selected or present, and it is
