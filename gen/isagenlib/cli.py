@@ -136,6 +136,19 @@ def cmd_specs(args):
     return 0
 
 
+def asm_problems(spec):
+    """What the assembler cannot read in spec's templates, as diagnostics
+    (isagen lint --asm): each names the template and the expression."""
+    from .cgen.assembler import AsmTables
+    from .cgen.names import Names
+    tables = AsmTables(Names(spec))
+    out = []
+    for loc, message in tables.unsupported:
+        where = str(loc) if loc is not None else display_name(spec.file)
+        out.append(f"{where}: error: cannot be assembled: {message}")
+    return out
+
+
 def cmd_lint(args):
     """Every version of every file: a problem found in only some versions
     names them."""
@@ -148,6 +161,9 @@ def cmd_lint(args):
                 specs.append(load_spec(path, args.schema, display_name(path), v))
                 for w in specs[-1].warnings:
                     found.setdefault(str(w), []).append(v)
+                if args.asm:
+                    for d in asm_problems(specs[-1]):
+                        found.setdefault(d, []).append(v)
             except SpecError as e:
                 for d in e.diagnostics:
                     found.setdefault(str(d), []).append(v)
@@ -528,6 +544,8 @@ def main(argv=None):
     lint = sub.add_parser("lint", help="check spec files; print file:line:col errors")
     lint.add_argument("files", nargs="+")
     lint.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    lint.add_argument("--asm", action="store_true",
+                      help="also report what the text assembler cannot read (isa as), as errors")
     lint.set_defaults(func=cmd_lint)
     gen = sub.add_parser("generate", help="write <spec>.h and <spec>.c")
     gen.add_argument("files", nargs="+", metavar="FILE")

@@ -7,7 +7,7 @@
 <% a = g.asm; P = g.prefix %>\
 % if not a.ok:
 
-/* No assembler tables: ${a.unsupported[0][1] if a.unsupported else 'no unit'} */
+/* No assembler tables: ${a.unsupported[-1][1] if a.unsupported else 'no unit'} (isagen lint --asm says where) */
 % else:
 
 /* ======================================================================

@@ -92,9 +92,10 @@ class Expr:
 
 
 class Unsupported(Exception):
-    def __init__(self, node_or_loc, message):
+    """What the assembler cannot read, and where (a Loc, or None)."""
+    def __init__(self, where, message, loc=None):
         super().__init__(message)
-        self.where, self.message = node_or_loc, message
+        self.where, self.message, self.loc = where, message, loc
 
 
 class AsmTables:
@@ -107,7 +108,8 @@ class AsmTables:
         self.exprs, self.expr_keys = [], {}
         self.vars, self.var_keys = [], {}
         self.enums, self.enum_keys = [], {}
-        self.unsupported = []        # (where, message)
+        self.unsupported = []        # (Loc or None, message): what tables leave out
+        self.base_loc = None         # where the template being walked starts
         self.loops = ()              # the {for}s being walked: ((name, slot),...)
         self.root = None
         self.prefix = None
@@ -120,14 +122,38 @@ class AsmTables:
                 return
             self.root = self.unit_goal(unit)
             if self.spec.stream.prefix:
-                self.prefix = self.seq(self.template(self.spec.stream.prefix, None, None))
+                with self.walking(self.spec.stream.prefix_loc):
+                    self.prefix = self.seq(self.template(self.spec.stream.prefix, None, None))
         except Unsupported as u:
-            self.unsupported.append((u.where, u.message))
+            self.unsupported.append((u.loc, u.message))
             self.root = None
 
     @property
     def ok(self):
-        return self.root is not None
+        """Tables for the whole unit: a spec whose templates the assembler
+        reads only in part gets none (isagen lint --asm says what is left)."""
+        return self.root is not None and not self.unsupported
+
+    def fail(self, node, message):
+        """An Unsupported for `node` (a template part or an expression node
+        of the template being walked, or a model object)."""
+        loc = getattr(node, "loc", None)
+        if loc is None and self.base_loc is not None:
+            pos = getattr(node, "pos", None)
+            loc = self.base_loc.shifted(pos) if isinstance(pos, int) else self.base_loc
+        return Unsupported(node, message, loc)
+
+    def walking(self, loc):
+        """Context: templates at `loc` are walked (restored after)."""
+        tables = self
+
+        class Walk:
+            def __enter__(self):
+                self.outer, tables.base_loc = tables.base_loc, loc
+
+            def __exit__(self, *exc):
+                tables.base_loc = self.outer
+        return Walk()
 
     # ---- goals
 
@@ -146,36 +172,46 @@ class AsmTables:
 
     def unit_goal(self, t):
         if isinstance(t, Choice):
+            # an alternative the assembler cannot read is left out (and
+            # reported); the others still assemble
             branches = []
             for a in t.alts:
                 if a.shadowed:
                     continue
                 st = a.type.target
-                if not isinstance(st, Struct):
-                    raise Unsupported(a, f"alternative {st.name} is not a struct")
+                try:
+                    if not isinstance(st, Struct):
+                        raise self.fail(a, f"alternative {st.name} is a {st.kind}: the assembler reads structs only")
+                    body = self.struct_goal(st)
+                except Unsupported as u:
+                    self.unsupported.append((u.loc, f"{st.name}: {u.message}"))
+                    continue
                 off = f"offsetof({self.names.sname(t)}, u.{a.name})"
-                branches.append([self.add(Goal("SCOPE", a=a.index, c=min_bytes(st), offset=off)),
-                                 self.struct_goal(st), 0])
+                branches.append([self.add(Goal("SCOPE", a=a.index, c=min_bytes(st), offset=off)), body, 0])
+            if not branches:
+                raise self.fail(t, f"no alternative of {t.name} can be assembled")
             return self.alt(branches)
         if isinstance(t, Struct):
             return self.seq([self.add(Goal("SCOPE", a=0, c=min_bytes(t))), self.struct_goal(t), 0])
-        raise Unsupported(t, f"the unit {t.name} is a {t.kind}: the assembler does not read those yet")
+        raise self.fail(t, f"the unit {t.name} is a {t.kind}: the assembler does not read those yet")
 
     def struct_goal(self, s):
         chains = display_chains(s)
         if len(chains) > 1 or s.variants:
-            raise Unsupported(s, f"struct {s.name} has variants: the assembler does not read those yet")
+            raise self.fail(s, f"struct {s.name} has variants: the assembler does not read those yet")
         displays = chains[0][1]
         if not displays:
-            raise Unsupported(s, f"struct {s.name} has no display")
+            raise self.fail(s, f"struct {s.name} has no display")
         branches, before = [], []
         for d in displays:
-            body = self.template(d.parts, s, None)
+            with self.walking(d.text_loc):
+                body = self.template(d.parts, s, None)
             if d.when is None:
                 branches.append(before + body)
                 break
-            branches.append(before + self.assume(d.when, True, s, None) + body)
-            before = before + self.assume(d.when, False, s, None)
+            with self.walking(d.when_loc):
+                branches.append(before + self.assume(d.when, True, s, None) + body)
+                before = before + self.assume(d.when, False, s, None)
         g = [self.alt(branches) if len(branches) > 1 else self.seq(branches[0])]
         lf = s.length_flag_field
         if lf is not None:
@@ -205,7 +241,7 @@ class AsmTables:
                 items = []
                 for cond, body in p.items:
                     if cond is not None:
-                        raise Unsupported(p, "a {list} item with a condition")
+                        raise self.fail(p, "a {list} item with a condition")
                     items.append(self.seq(self.template(body, scope, operand)))
                 out.append(self.add(Goal("LIST", text=p.sep, kids=items)))
             elif isinstance(p, T.Pad):
@@ -213,7 +249,7 @@ class AsmTables:
             elif isinstance(p, T.For):
                 slot = (len(operand.params) if operand is not None else 0) + len(self.loops)
                 if slot >= MAX_PARAMS:
-                    raise Unsupported(p, "too many parameters and loop variables")
+                    raise self.fail(p, "too many parameters and loop variables")
                 bounds = [self.expr(p.lo, scope, operand), self.expr(p.hi, scope, operand)]
                 outer = self.loops
                 self.loops = outer + ((p.var, slot),)
@@ -223,7 +259,7 @@ class AsmTables:
                     self.loops = outer
                 out.append(self.add(Goal("FOR", a=body, b=slot, kids=bounds)))
             else:
-                raise Unsupported(p, f"{type(p).__name__.lower()} directives are not assembled yet")
+                raise self.fail(p, f"{type(p).__name__.lower()} directives are not assembled yet")
         return out
 
     def subst(self, p, scope, operand):
@@ -232,7 +268,7 @@ class AsmTables:
         if node.type == "agg":
             if isinstance(ref, R.OperandCall):
                 return self.call(ref.operand, ref.args, scope, operand, node)
-            raise Unsupported(node, "printing a nested struct or a <use> is not assembled yet")
+            raise self.fail(node, "printing a nested struct or a <use> is not assembled yet")
         field = R.field_of(ref) if isinstance(node, X.Path) else None
         real = self.real(p, node, field, scope, operand)
         if real is not None:
@@ -245,7 +281,7 @@ class AsmTables:
             if field is not None and field.enum is not None:
                 return self.add(Goal("ENUM", a=e, b=self.enum_index(field.enum)))
             if field is not None and field.type.kind in ("float16", "fixed", "sfixed"):
-                raise Unsupported(node, f"a {field.type.kind} field printed as a number is not assembled yet")
+                raise self.fail(node, f"a {field.type.kind} field printed as a number is not assembled yet")
             if field is not None and field.format == "hex":
                 return self.add(Goal("NUM", a=e, b=NUM["HEX_0X"]))
             if field is not None and field.format == "bin":
@@ -256,7 +292,7 @@ class AsmTables:
             return self.add(Goal("NUM", a=e, b=NUM["DEC"]))
         if conv in "uxXob":
             return self.add(Goal("NUM", a=e, b=NUM[{"u": "UDEC", "x": "HEX", "X": "HEX", "o": "OCT", "b": "BIN"}[conv]]))
-        raise Unsupported(node, f"the format :{fmt} is not assembled yet")
+        raise self.fail(node, f"the format :{fmt} is not assembled yet")
 
     def real(self, p, node, field, scope, operand):
         """A REAL goal for a substitution printing a floating-point value
@@ -265,7 +301,7 @@ class AsmTables:
         fmt = p.fmt
         half = field is not None and field.type.kind == "float16"
         if field is not None and field.type.kind in ("fixed", "sfixed"):
-            raise Unsupported(node, "fixed-point values are not assembled yet")
+            raise self.fail(node, "fixed-point values are not assembled yet")
         if fmt is None:
             if node.type == "float":
                 return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["G"]))
@@ -282,24 +318,24 @@ class AsmTables:
         if conv == "f" and not spec and node.type != "float" and half:
             return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["HALF_F"]))
         if half and node.type != "float":
-            raise Unsupported(node, f"a half printed as :{fmt} is not assembled yet")
+            raise self.fail(node, f"a half printed as :{fmt} is not assembled yet")
         fixed = re.fullmatch(r"([1-9]\d?)?(?:\.(\d{1,2}))?", spec)
         if conv == "g" and not spec:
             return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["G"]))
         if conv == "f" and fixed:
             width, prec = int(fixed.group(1) or 0), int(fixed.group(2) or 6)
             return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["FIXED"], c=width << 8 | prec))
-        raise Unsupported(node, f"the format :{fmt} is not assembled yet")
+        raise self.fail(node, f"the format :{fmt} is not assembled yet")
 
     def call(self, o, args, scope, operand, where):
         if len(o.params) > MAX_PARAMS:
-            raise Unsupported(where, f"operand {o.name} has more than {MAX_PARAMS} parameters")
+            raise self.fail(where, f"operand {o.name} has more than {MAX_PARAMS} parameters")
         if o.param_types:
-            raise Unsupported(where, f"operand {o.name} takes a struct parameter: not assembled yet")
+            raise self.fail(where, f"operand {o.name} takes a struct parameter: not assembled yet")
         arg_exprs = [self.expr(a, scope, operand) for a in args]
         callee_scope = o.owner if o.owner is not None else None
         if o.owner is not None and o.owner is not scope:
-            raise Unsupported(where, f"operand {o.name} is called from another struct")
+            raise self.fail(where, f"operand {o.name} is called from another struct")
         outer, self.loops = self.loops, ()
         try:
             return self.call_cases(o, callee_scope, arg_exprs)
@@ -309,12 +345,14 @@ class AsmTables:
     def call_cases(self, o, callee_scope, arg_exprs):
         branches, before = [], []
         for c in o.cases:
-            body = self.template(c.display, callee_scope, o)
+            with self.walking(c.display_loc):
+                body = self.template(c.display, callee_scope, o)
             if c.when is None:
                 branches.append(before + body)
                 break
-            branches.append(before + self.assume(c.when, True, callee_scope, o) + body)
-            before = before + self.assume(c.when, False, callee_scope, o)
+            with self.walking(c.when_loc):
+                branches.append(before + self.assume(c.when, True, callee_scope, o) + body)
+                before = before + self.assume(c.when, False, callee_scope, o)
         body = self.alt(branches)
         return self.add(Goal("CALL", a=body, b=len(o.params), kids=arg_exprs))
 
@@ -368,7 +406,7 @@ class AsmTables:
                 if acc.root in (R.PREV, R.NEXT):
                     return
                 if acc.root != R.SELF:
-                    raise Unsupported(node, "a field of a struct parameter")
+                    raise self.fail(node, "a field of a struct parameter")
                 member = []
                 for s in acc.steps:
                     if isinstance(s, R.Member):
@@ -376,11 +414,11 @@ class AsmTables:
                     elif isinstance(s, R.Element) and s.constant:
                         member[-1] += f"[{s.index.value}]"
                     else:
-                        raise Unsupported(node, "a field reached through a variant, an item or a run-time index")
+                        raise self.fail(node, "a field reached through a variant, an item or a run-time index")
                 if len(member) != 1:
-                    raise Unsupported(node, "a field of a nested struct")
+                    raise self.fail(node, "a field of a nested struct")
                 if scope is None:
-                    raise Unsupported(node, "a field read outside a struct")
+                    raise self.fail(node, "a field read outside a struct")
                 k = ("var", self.var_for(scope, ref.field, member[0]))
             elif isinstance(ref, R.ParamValue):
                 k = ("param", operand.params.index(ref.name))
@@ -388,7 +426,7 @@ class AsmTables:
                 k = ("param", dict(self.loops)[ref.name])
             elif isinstance(ref, R.LetValue):
                 if ref.on is not None:
-                    raise Unsupported(node, "a let of a nested struct")
+                    raise self.fail(node, "a let of a nested struct")
                 self.reads_of(ref.let.value, scope, operand, out)
                 return
             elif isinstance(ref, (R.FixedValue, R.ContextValue, R.OptionValue)):
@@ -398,12 +436,12 @@ class AsmTables:
                     self.reads_of(ref.index, scope, operand, out)
                 return
             else:
-                raise Unsupported(node, f"{type(ref).__name__} values are not assembled yet")
+                raise self.fail(node, f"{type(ref).__name__} values are not assembled yet")
             if k not in out:
                 out.append(k)
             return
         if isinstance(node, X.Call) and node.fn in ("present", "count"):
-            raise Unsupported(node, "present() and count() are not assembled yet")
+            raise self.fail(node, "present() and count() are not assembled yet")
         for kid in children(node):
             self.reads_of(kid, scope, operand, out)
 
