@@ -128,7 +128,8 @@ static const struct isa_asm_enum ${P}_asm_enums[] = {
 static const struct isa_asm_goal ${P}_asm_goals[] = {
 % for k, goal in enumerate(a.goals):
 <% first = len(kids); kids.extend(goal.kids) %>\
-   {ISA_ASM_${goal.kind}, ${goal.a}, ${goal.b}, ${g.c_int(goal.c)}, ${first}, ${len(goal.kids)}, ${g.c_string(goal.text)}, ${len(goal.text.encode('utf-8'))}, ${goal.offset}},
+<% fc = a.first_char(k) %>\
+   {ISA_ASM_${goal.kind}, ${goal.a}, ${goal.b}, ${g.c_int(goal.c)}, ${first}, ${len(goal.kids)}, ${g.c_string(goal.text)}, ${len(goal.text.encode('utf-8'))}, ${goal.offset}, ${ord(fc) if fc else 0}, ${a.head(k) if fc else 0}},
 % endfor
 };
 
@@ -157,6 +158,8 @@ static const struct isa_asm ${P}_asm = {
    ${P}_asm_enums,
    ${P}_asm_init,
    ${1 if a.dump else 0},
+   ${1 if a.multiline else 0},
+   ${1 if a.line_units else 0},
    ${a.root},
    ${a.prefix if a.prefix is not None else -1},
 };

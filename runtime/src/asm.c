@@ -31,7 +31,7 @@
 #define MAX_CONS 1024      /* equations per unit */
 #define MAX_TRAIL 4096     /* undo records per unit */
 #define SEARCH_BITS 12     /* the most unknown bits one waiting equation may search */
-#define STEP_BUDGET 200000 /* goals tried per unit before giving up */
+#define STEP_BUDGET 1000000 /* goals, closings and settlings per unit before giving up */
 #define MAX_EXPECTED 8     /* alternatives named in an error */
 #define MAX_LOOP 64        /* iterations of a {for} whose bound the text gives */
 #define PRINT_MAX 4096     /* a unit's printed text, for the check */
@@ -529,6 +529,10 @@ static int try_con(struct matcher *m, struct con *c)
 /* Work the waiting equations until none moves; 0 when one fails. */
 static int settle(struct matcher *m)
 {
+   if (++m->steps > STEP_BUDGET) {
+      m->overflow = 1;
+      return 0;
+   }
    int moved = 1;
    while (moved) {
       moved = 0;
@@ -559,8 +563,18 @@ static int add_con(struct matcher *m, struct con c)
       m->overflow = 1;
       return 0;
    }
-   m->cons[m->n_cons++] = c;
-   return settle(m);
+   unsigned i = m->n_cons++, before = m->n_trail;
+   m->cons[i] = c;
+   /* the new equation alone; the others only if it told a value */
+   int r = try_con(m, &m->cons[i]);
+   if (r == FAIL || m->overflow)
+      return 0;
+   if (r == DONE) {
+      if (!push_trail(m, TR_DONE, i, 0, 0))
+         return 0;
+      m->cons[i].done = 1;
+   }
+   return m->n_trail == before + (r == DONE) ? 1 : settle(m);
 }
 
 static struct side expr_side(const struct matcher *m, int32_t e)
@@ -571,6 +585,23 @@ static struct side expr_side(const struct matcher *m, int32_t e)
 static struct side const_side(int64_t v)
 {
    return (struct side){SIDE_CONST, 0, 0, v};
+}
+
+/* Whether the text read so far ends a line: only blanks between the last
+ * line end read and here, or between here and the next line end. */
+static int at_line_end(const struct matcher *m)
+{
+   size_t p = m->pos;
+   while (p > m->start && (m->text[p - 1] == ' ' || m->text[p - 1] == '\t' || m->text[p - 1] == '\r'))
+      p--;
+   if (p > m->start && m->text[p - 1] == '\n')
+      return 1;
+   p = m->pos;
+   while (p < m->len && (m->text[p] == ' ' || m->text[p] == '\t' || m->text[p] == '\r'))
+      p++;
+   if (p < m->len && (m->text[p] == '#' || m->text[p] == ';'))
+      return 1; /* a comment ends the line */
+   return p >= m->len || m->text[p] == '\n';
 }
 
 /* ---- matching ----------------------------------------------------------------- */
@@ -792,8 +823,22 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          return 1;
       break;
    }
-   case ISA_ASM_ALT:
+   case ISA_ASM_ALT: {
+      /* the character the text goes on with, for the kids whose lead is known */
+      size_t at = m->pos;
+      skip_blank(m, 0, 1);
+      char next = m->pos < m->len ? m->text[m->pos] : 0;
+      m->pos = at;
       for (uint32_t i = 0; i < g->n; i++) {
+         const struct isa_asm_goal *kid = &t->goals[t->kids[g->first + i]];
+         if (kid->lead && (char)kid->lead != next && !(next == '#' || next == ';')) {
+            const struct isa_asm_goal *lit = &t->goals[kid->head];
+            size_t here = m->pos;
+            skip_blank(m, 0, 0);
+            expect(m, lit->text + strspn(lit->text, " \t\n"), lit->len - strspn(lit->text, " \t\n"));
+            m->pos = here;
+            continue;
+         }
          if (run(m, &t->kids[g->first + i], 1, &rest))
             return 1;
          restore(m, &s);
@@ -801,6 +846,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             return 0;
       }
       break;
+   }
    case ISA_ASM_REAL: {
       size_t at, len;
       if (match_real(m, &at, &len)) {
@@ -888,6 +934,8 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       break;
    }
    case ISA_ASM_END:
+      if (m->t->line_units && !at_line_end(m))
+         break;
       /* the longest text that is a unit: a shorter one may be a whole
        * unit too (Lima GP's instruction with its later lines unprinted) */
       /* at the same length, a unit printing the text exactly beats one
@@ -909,9 +957,12 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             m->best_bytes = m->unit_bytes;
             memcpy(m->best, m->decoded, m->unit_size);
          }
-         skip_blank(m, 0, 1);
-         if (m->pos >= m->len && m->best_exact && m->best_bytes <= m->fewest)
-            return 1; /* nothing better to find */
+         /* nothing better to find: the text is over, or (a unit of one
+          * line) the line is */
+         skip_blank(m, 0, m->t->multiline);
+         if ((m->pos >= m->len || (!m->t->multiline && m->text[m->pos] == '\n')) && m->best_exact &&
+             m->best_bytes <= m->fewest)
+            return 1;
       }
       break;
    default:
@@ -1069,9 +1120,8 @@ static int lossy(const struct matcher *m, const struct con *c, const struct side
  * value of those bits; then each other one with its unknown fields as they
  * stand (their XML defaults), else with every value they can take when
  * they have at most SEARCH_BITS bits; then the check of the whole. */
-static int close_from(struct matcher *m, unsigned i)
+static int close_from(struct matcher *m)
 {
-   (void)i;
    if (++m->steps > STEP_BUDGET) {
       m->overflow = 1;
       return 0;
@@ -1097,7 +1147,7 @@ static int close_from(struct matcher *m, unsigned i)
       int64_t alts = free <= 8 ? (int64_t)1 << free : 1;
       for (int64_t alt = 0; alt < alts; alt++) {
          int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, alt);
-         if (assign(m, read, side->frame, x) && value_of(m, side) == want && settle(m) && close_from(m, 0))
+         if (assign(m, read, side->frame, x) && value_of(m, side) == want && settle(m) && close_from(m))
             return 1;
          restore(m, &s);
          if (m->overflow)
@@ -1106,7 +1156,7 @@ static int close_from(struct matcher *m, unsigned i)
       if (free <= 8)
          return 0;
       m->tried[j] = 1;
-      int r = close_from(m, 0);
+      int r = close_from(m);
       m->tried[j] = 0;
       return r;
    }
@@ -1150,7 +1200,7 @@ static int close_from(struct matcher *m, unsigned i)
    int ok = 1;
    for (unsigned j = 0; ok && j < n; j++)
       ok = assign(m, vars[j], frames[j], as_is[j]);
-   if (ok && settle(m) && close_from(m, 0))
+   if (ok && settle(m) && close_from(m))
       return 1;
    restore(m, &s);
    if (bits > SEARCH_BITS || m->overflow)
@@ -1168,7 +1218,11 @@ static int close_from(struct matcher *m, unsigned i)
          same &= val == as_is[j];
          ok = assign(m, vars[j], frames[j], val);
       }
-      if (ok && !same && settle(m) && close_from(m, 0))
+      if (same) {
+         restore(m, &s);
+         continue;
+      }
+      if (ok && settle(m) && close_from(m))
          return 1;
       restore(m, &s);
       if (m->overflow)
@@ -1179,7 +1233,7 @@ static int close_from(struct matcher *m, unsigned i)
 
 static int finish(struct matcher *m)
 {
-   return settle(m) && close_from(m, 0);
+   return settle(m) && close_from(m);
 }
 
 /* ---- programs ------------------------------------------------------------------- */

@@ -119,14 +119,20 @@ class AsmTables:
         try:
             if self.dump:
                 self.root = 0   # read through the reflection tables (asm.c: read_dump)
-                return
-            self.root = self.unit_goal(unit)
-            if self.spec.stream.prefix:
+            else:
+                self.root = self.unit_goal(unit)
+            if self.spec.stream.prefix and not self.dump:
                 with self.walking(self.spec.stream.prefix_loc):
                     self.prefix = self.seq(self.template(self.spec.stream.prefix, None, None))
         except Unsupported as u:
             self.unsupported.append((u.loc, u.message))
             self.root = None
+        # whether a unit's text may span lines (if not, a unit that reaches
+        # a line's end cannot be read further)
+        self.multiline = any(g.kind == "LIT" and "\n" in g.text for g in self.goals)
+        # units are whole lines: the separator ends a line, or the display does
+        sep = self.spec.stream.separator if self.spec.stream is not None else "\n"
+        self.line_units = sep.endswith("\n") or (sep == "" and self.multiline)
 
     @property
     def ok(self):
@@ -160,6 +166,47 @@ class AsmTables:
     def add(self, g):
         self.goals.append(g)
         return len(self.goals) - 1
+
+    def head(self, k, seen=None):
+        """The LIT goal goal k's text starts with, or 0 (for error messages:
+        what a skipped branch expected)."""
+        seen = seen if seen is not None else set()
+        if k in seen:
+            return 0
+        seen.add(k)
+        g = self.goals[k]
+        if g.kind == "LIT":
+            return k
+        if g.kind == "SEQ":
+            for kid in g.kids:
+                if self.goals[kid].kind not in ("CHECK", "EQ", "SCOPE"):
+                    return self.head(kid, seen)
+        return 0
+
+    def first_char(self, k, seen=None):
+        """The character goal k's text must start with (blanks aside), or
+        None when it can start with anything or nothing; the matcher skips
+        an {if} branch, operand case or alternative whose first character
+        is not the text's."""
+        seen = seen if seen is not None else set()
+        if k in seen:
+            return None
+        seen.add(k)
+        g = self.goals[k]
+        if g.kind == "LIT":
+            t = g.text.lstrip(" \t\n")
+            return t[0] if t and len(t.encode("utf-8")) == len(t) and t[0] not in "#;" else None
+        if g.kind == "SEQ":
+            for kid in g.kids:
+                kg = self.goals[kid]
+                if kg.kind in ("CHECK", "EQ", "SCOPE"):
+                    continue
+                return self.first_char(kid, seen)
+            return None
+        if g.kind == "ALT":
+            firsts = {self.first_char(kid, set(seen)) for kid in g.kids}
+            return firsts.pop() if len(firsts) == 1 else None
+        return None
 
     def seq(self, kids):
         kids = [k for k in kids if k is not None]

@@ -74,6 +74,9 @@ struct isa_asm_goal {
    const char *text;
    uint32_t len;
    size_t offset;
+   uint8_t lead;  /* the character its text starts with (blanks aside), or 0: an ALT skips a kid whose
+                   * first character is not the text's */
+   uint32_t head;  /* with lead: the LIT goal it starts with (what an error says was expected) */
 };
 
 /* A field a display reads: a scalar member of the struct it is about. */
@@ -130,6 +133,8 @@ struct isa_asm {
    /* the unit prints with the default display (isa_dump): its text is read
     * as rows of NAME=VALUE through the reflection tables, and no goals */
    uint8_t dump;
+   uint8_t multiline;  /* a unit's text may span lines */
+   uint8_t line_units; /* a unit's text is whole lines: it ends where a line does */
    uint32_t unit;   /* the goal a unit's text matches */
    int32_t prefix;  /* the listing's prefix (isa dis --offsets), or -1 */
 };
