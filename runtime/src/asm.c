@@ -104,6 +104,8 @@ struct matcher {
    /* the longest unit found so far: its text's end, bytes, decoded unit */
    size_t best_end, best_bytes;
    int best_exact, exact;
+   unsigned undefined; /* undefined operand cases on the path being read */
+   int best_defined;
    size_t unsolved; /* the furthest a unit's text was read to with no encoding printing it */
    size_t fewest; /* the fewest bytes the unit being matched can take */
    size_t require; /* a listing: the bytes the next unit's offset leaves this one, or 0 */
@@ -608,12 +610,12 @@ static int at_line_end(const struct matcher *m)
 
 struct saved {
    size_t pos;
-   unsigned n_trail, n_cons, n_frames, frame;
+   unsigned n_trail, n_cons, n_frames, frame, undefined;
 };
 
 static struct saved save(const struct matcher *m)
 {
-   return (struct saved){m->pos, m->n_trail, m->n_cons, m->n_frames, m->frame};
+   return (struct saved){m->pos, m->n_trail, m->n_cons, m->n_frames, m->frame, m->undefined};
 }
 
 static void restore(struct matcher *m, const struct saved *s)
@@ -623,6 +625,7 @@ static void restore(struct matcher *m, const struct saved *s)
    m->n_cons = s->n_cons;
    m->n_frames = s->n_frames;
    m->frame = s->frame;
+   m->undefined = s->undefined;
 }
 
 enum cont_kind { K_SEQ, K_NONEMPTY, K_EMPTY, K_STOP, K_FOR };
@@ -939,9 +942,10 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       /* the longest text that is a unit: a shorter one may be a whole
        * unit too (Lima GP's instruction with its later lines unprinted) */
       /* at the same length, a unit printing the text exactly beats one
-       * printing it with other blanks, then one of fewer bytes (AGX's
-       * short forms) */
-      if (m->pos > m->best_end || (m->pos == m->best_end && (!m->best_exact || m->best_bytes > m->fewest))) {
+       * printing it with other blanks, then one read through defined
+       * operand cases only, then one of fewer bytes (AGX's short forms) */
+      if (m->pos > m->best_end ||
+          (m->pos == m->best_end && (!m->best_exact || !m->best_defined || m->best_bytes > m->fewest))) {
          if (!finish(m) || (m->require && m->unit_bytes != m->require)) {
             size_t at = m->pos;
             skip_blank(m, 0, 0);
@@ -950,10 +954,13 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             m->pos = at;
             break;
          }
+         int defined = m->undefined == 0;
          if (m->pos > m->best_end || (m->exact && !m->best_exact) ||
-             (m->exact == m->best_exact && m->unit_bytes < m->best_bytes)) {
+             (m->exact == m->best_exact && defined > m->best_defined) ||
+             (m->exact == m->best_exact && defined == m->best_defined && m->unit_bytes < m->best_bytes)) {
             m->best_end = m->pos;
             m->best_exact = m->exact;
+            m->best_defined = defined;
             m->best_bytes = m->unit_bytes;
             memcpy(m->best, m->decoded, m->unit_size);
          }
@@ -961,9 +968,14 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
           * line) the line is */
          skip_blank(m, 0, m->t->multiline);
          if ((m->pos >= m->len || (!m->t->multiline && m->text[m->pos] == '\n')) && m->best_exact &&
-             m->best_bytes <= m->fewest)
+             m->best_defined && m->best_bytes <= m->fewest)
             return 1;
       }
+      break;
+   case ISA_ASM_UNDEF:
+      m->undefined++;
+      if (run(m, seq + 1, n - 1, k))
+         return 1;
       break;
    default:
       break;

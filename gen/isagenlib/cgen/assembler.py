@@ -20,6 +20,8 @@ with backtracking, and compiles every expression a goal names into C:
     LIST     {list}: items, each printed with its separator or not at all
     END      the unit's text is over
     REAL     a floating-point number; expr a, printed as b says, gives its very text
+    UNDEF    the path goes through an undefined operand case: a unit read so is
+             taken only when no defined reading prints the text
     FOR      {for}: the body once per value of the loop variable (a slot
              after the parameters); when the text gives the bound, as many
              times as the text has bodies
@@ -47,7 +49,7 @@ from .names import Names
 from .printer import display_chains
 
 # goal kinds: the numbers of enum isa_asm_goal_kind in runtime/include/isagen/asm.h
-KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END", "FOR", "REAL")
+KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END", "FOR", "REAL", "UNDEF")
 KIND = {k: i + 1 for i, k in enumerate(KINDS)}
 
 # number formats: enum isa_asm_num
@@ -179,7 +181,7 @@ class AsmTables:
             return k
         if g.kind == "SEQ":
             for kid in g.kids:
-                if self.goals[kid].kind not in ("CHECK", "EQ", "SCOPE"):
+                if self.goals[kid].kind not in ("CHECK", "EQ", "SCOPE", "UNDEF"):
                     return self.head(kid, seen)
         return 0
 
@@ -199,7 +201,7 @@ class AsmTables:
         if g.kind == "SEQ":
             for kid in g.kids:
                 kg = self.goals[kid]
-                if kg.kind in ("CHECK", "EQ", "SCOPE"):
+                if kg.kind in ("CHECK", "EQ", "SCOPE", "UNDEF"):
                     continue
                 return self.first_char(kid, seen)
             return None
@@ -395,10 +397,11 @@ class AsmTables:
             with self.walking(c.display_loc):
                 body = self.template(c.display, callee_scope, o)
             if c.when is None:
-                branches.append(before + body)
+                branches.append(before + ([self.add(Goal("UNDEF"))] if c.undefined else []) + body)
                 break
+            undef = [self.add(Goal("UNDEF"))] if c.undefined else []
             with self.walking(c.when_loc):
-                branches.append(before + self.assume(c.when, True, callee_scope, o) + body)
+                branches.append(before + self.assume(c.when, True, callee_scope, o) + undef + body)
                 before = before + self.assume(c.when, False, callee_scope, o)
         body = self.alt(branches)
         return self.add(Goal("CALL", a=body, b=len(o.params), kids=arg_exprs))

@@ -58,8 +58,10 @@ enum isa_asm_goal_kind {
    ISA_ASM_END,     /* the unit's text is over */
    ISA_ASM_FOR,     /* goal a once per value from expr kids[0] up to expr kids[1], in parameter slot b;
                      * as many times as the text has it when the bound is unknown */
-   ISA_ASM_REAL     /* a floating-point number: expr a printed as b (enum isa_asm_real) says gives
+   ISA_ASM_REAL,    /* a floating-point number: expr a printed as b (enum isa_asm_real) says gives
                      * its very text; c: FIXED's width << 8 | precision */
+   ISA_ASM_UNDEF    /* an undefined operand case: a unit read through one is taken only when no
+                     * defined reading prints the text */
 };
 
 enum isa_asm_real { ISA_ASM_REPR, ISA_ASM_G, ISA_ASM_FIXED, ISA_ASM_HALF_F, ISA_ASM_HALF_G };
