@@ -11,7 +11,7 @@
 #                test-valgrind  programs that must read nothing uninitialised (valgrind)
 #                test-asan   test-c and test-cli again, built with ASan + UBSan
 #                test-spec-fuzz  a short, fixed run of the spec fuzzer (tests/fuzz/spec_fuzz.py)
-#                test-io-fuzz  the CLI's output, hex/--batch and ELF fuzz targets on fixed random inputs
+#                test-io-fuzz  the CLI's output, hex/--batch, ELF and assembler fuzz targets on fixed random inputs
 
 # Toy specs exercise the XML features no shipped spec uses yet
 # (presence-masked bit-packed bundles, variable-length opcode-matched
@@ -88,7 +88,12 @@ $(OUT)/asan/fuzz-elf-input: tests/fuzz/fuzz_elf.c tests/fuzz/run_inputs.c runtim
 	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -o $@ tests/fuzz/fuzz_elf.c tests/fuzz/run_inputs.c \
 	  runtime/cli/elf.c
 
-test-io-fuzz: $(OUT)/asan/fuzz-output $(OUT)/asan/fuzz-hex-input $(OUT)/asan/fuzz-elf-input
+$(OUT)/asan/fuzz-asm: tests/fuzz/fuzz_asm.c tests/fuzz/run_inputs.c $(OUT)/asan/lib/libisagen.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -g $(SANITIZE) -I runtime/include -I $(OUT)/gen -o $@ tests/fuzz/fuzz_asm.c tests/fuzz/run_inputs.c \
+	  $(OUT)/asan/lib/libisagen.a -lm
+
+test-io-fuzz: $(OUT)/asan/fuzz-output $(OUT)/asan/fuzz-hex-input $(OUT)/asan/fuzz-elf-input $(OUT)/asan/fuzz-asm
 	set -e; for t in $^; do echo "$$t:"; $$t 100000 1; done
 
 $(OUT)/asan/unit-tests: $(TEST_SOURCES) $(TOY_GEN_H) $(CORPUS_C:.c=.h) $(OUT)/asan/lib/libisagen.a tests/unit/*.h tests/plain_json.h
@@ -214,6 +219,20 @@ $(OUT)/fuzz/seeds-elf-input/.done:
 	rm $(@D)/code.bin
 	@touch $@
 
+# the text assembler (isagen/asm.h), for every spec that has one: any text
+# gives a status, diagnostics that point into it and a size within the
+# buffer, and a text it accepts gives bytes that print as that text
+$(OUT)/fuzz/fuzz-asm: tests/fuzz/fuzz_asm.c $(RT_SRC) $(GEN_C) $(GEN_H) $(RT_HDR)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_asm.c $(RT_SRC) $(GEN_C) -lm
+
+# seeds: corpus texts, programs and listings as isa dis prints them, and
+# each with a random edit (tests/fuzz/asm_seeds.py)
+$(OUT)/fuzz/seeds-asm/.done: tests/fuzz/asm_seeds.py tests/corpora.py $(CORPUS_FILES) $(OUT)/bin/isa | deps
+	@mkdir -p $(@D)
+	$(PYTHON) tests/fuzz/asm_seeds.py $(OUT)/bin/isa tests/corpus $(@D) "$(SPECS)"
+	@touch $@
+
 $(OUT)/fuzz/seeds-hex-input/.done:
 	@mkdir -p $(@D)
 	printf '6104020000' > $(@D)/plain
@@ -244,8 +263,8 @@ spec-fuzz: | deps
 
 fuzz: spec-fuzz $(SPECS:%=$(OUT)/fuzz/fuzz-%) $(SPECS:%=$(OUT)/fuzz/seeds-%/.done) $(OUT)/fuzz/fuzz-hex-input \
       $(OUT)/fuzz/seeds-hex-input/.done $(OUT)/fuzz/fuzz-elf-input $(OUT)/fuzz/seeds-elf-input/.done \
-      $(OUT)/fuzz/fuzz-output $(OUT)/fuzz/seeds-output/.done
-	@set -e; for s in $(SPECS) hex-input elf-input output; do \
+      $(OUT)/fuzz/fuzz-output $(OUT)/fuzz/seeds-output/.done $(OUT)/fuzz/fuzz-asm $(OUT)/fuzz/seeds-asm/.done
+	@set -e; for s in $(SPECS) hex-input elf-input output asm; do \
 	  mkdir -p $(OUT)/fuzz/corpus-$$s; \
 	  echo "fuzz: $$s for $(FUZZ_SECONDS) s"; \
 	  $(OUT)/fuzz/fuzz-$$s -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \

@@ -19,6 +19,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,8 @@
 #define MAX_TRAIL 4096     /* undo records per unit */
 #define SEARCH_BITS 12     /* the most unknown bits one waiting equation may search */
 #define STEP_BUDGET 1000000 /* goals, closings and settlings per unit before giving up */
-#define MAX_EXPECTED 8     /* alternatives named in an error */
+#define MAX_EXPECTED 512   /* alternatives noted for an error */
+#define SHOWN_EXPECTED 6   /* ...and named in it: those nearest what the text has */
 #define MAX_LOOP 64        /* iterations of a {for} whose bound the text gives */
 #define PRINT_MAX 4096     /* a unit's printed text, for the check */
 
@@ -80,7 +82,7 @@ struct expected {
    unsigned n;
    const char *what[MAX_EXPECTED];
    uint32_t len[MAX_EXPECTED];
-   char range[96]; /* a value out of range there */
+   char range[96]; /* what only one value there would do: a field's range, the value fixed there */
 };
 
 struct matcher {
@@ -103,7 +105,7 @@ struct matcher {
    struct expected exp;
    /* the longest unit found so far: its text's end, bytes, decoded unit */
    size_t best_end, best_bytes;
-   int best_exact, exact;
+   unsigned best_mismatch, mismatch; /* blank runs unlike the text's (blank_mismatches) */
    unsigned undefined; /* undefined operand cases on the path being read */
    int best_defined;
    size_t unsolved; /* the furthest a unit's text was read to with no encoding printing it */
@@ -146,6 +148,12 @@ static void skip_blank(struct matcher *m, int expect, int lines)
 static void expect(struct matcher *m, const char *what, size_t len)
 {
    struct expected *e = &m->exp;
+   while (len && isspace((unsigned char)*what)) { /* what it starts with, not the blanks before it */
+      what++;
+      len--;
+   }
+   if (!len)
+      return;
    if (m->pos < e->pos)
       return;
    if (m->pos > e->pos) {
@@ -790,6 +798,17 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          static const char *const what[] = {"a number", "a number", "a hex number", "a 0x number",
                                             "an octal number", "a binary number", "a 0b number"};
          expect(m, what[g->b], strlen(what[g->b]));
+      } else {
+         /* a value the unit's place or its other values fix (Lima GP's index) */
+         struct side e = expr_side(m, g->a);
+         unsigned w;
+         read_number(m, (unsigned)g->b, SIZE_MAX, &v, &end);
+         if (!unknowns(m, &e, &w) && value_of(m, &e) != v && m->pos >= m->exp.pos) {
+            m->exp.pos = m->pos;
+            m->exp.n = 0;
+            snprintf(m->exp.range, sizeof m->exp.range, "%lld here (the unit's place or its other values fix it)",
+                     (long long)value_of(m, &e));
+         }
       }
       break;
    }
@@ -945,7 +964,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
        * printing it with other blanks, then one read through defined
        * operand cases only, then one of fewer bytes (AGX's short forms) */
       if (m->pos > m->best_end ||
-          (m->pos == m->best_end && (!m->best_exact || !m->best_defined || m->best_bytes > m->fewest))) {
+          (m->pos == m->best_end && (m->best_mismatch || !m->best_defined || m->best_bytes > m->fewest))) {
          if (!finish(m) || (m->require && m->unit_bytes != m->require)) {
             size_t at = m->pos;
             skip_blank(m, 0, 0);
@@ -955,11 +974,11 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             break;
          }
          int defined = m->undefined == 0;
-         if (m->pos > m->best_end || (m->exact && !m->best_exact) ||
-             (m->exact == m->best_exact && defined > m->best_defined) ||
-             (m->exact == m->best_exact && defined == m->best_defined && m->unit_bytes < m->best_bytes)) {
+         if (m->pos > m->best_end || m->mismatch < m->best_mismatch ||
+             (m->mismatch == m->best_mismatch && defined > m->best_defined) ||
+             (m->mismatch == m->best_mismatch && defined == m->best_defined && m->unit_bytes < m->best_bytes)) {
             m->best_end = m->pos;
-            m->best_exact = m->exact;
+            m->best_mismatch = m->mismatch;
             m->best_defined = defined;
             m->best_bytes = m->unit_bytes;
             memcpy(m->best, m->decoded, m->unit_size);
@@ -967,7 +986,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          /* nothing better to find: the text is over, or (a unit of one
           * line) the line is */
          skip_blank(m, 0, m->t->multiline);
-         if ((m->pos >= m->len || (!m->t->multiline && m->text[m->pos] == '\n')) && m->best_exact &&
+         if ((m->pos >= m->len || (!m->t->multiline && m->text[m->pos] == '\n')) && !m->best_mismatch &&
              m->best_defined && m->best_bytes <= m->fewest)
             return 1;
       }
@@ -1013,6 +1032,59 @@ static int same_text(const char *p, size_t pn, const char *s, size_t sn)
    }
 }
 
+/* How many blank runs of the printed text p[0..pn) differ from the
+ * source's, text[start..end) (the same text but for blanks and comments:
+ * same_text): 0 when it is the very text.  A run that ends a line in the
+ * source is compared only for the indent after its last line break (the
+ * blanks before a comment or a line end do not count). */
+static unsigned blank_mismatches(const char *p, size_t pn, const char *text, size_t start, size_t end, size_t len)
+{
+   unsigned mismatches = 0;
+   size_t i = 0, j = start;
+   while (i < pn || j < end) {
+      size_t pi = i, sj = j;
+      int line_end = 0;
+      while (i < pn && isspace((unsigned char)p[i]))
+         i++;
+      for (;;) {
+         while (j < end && isspace((unsigned char)text[j])) {
+            line_end |= text[j] == '\n';
+            j++;
+         }
+         if (j < end && (text[j] == '#' || text[j] == ';') && !(i < pn && p[i] == text[j])) {
+            line_end = 1;
+            while (j < end && text[j] != '\n')
+               j++;
+            continue;
+         }
+         break;
+      }
+      line_end |= j >= end && end >= len;
+      if (line_end) {
+         /* compare the indents after the last line break of each */
+         size_t a = i, b = j;
+         while (a > pi && p[a - 1] != '\n')
+            a--;
+         while (b > sj && text[b - 1] != '\n')
+            b--;
+         if (a > pi && b > sj && (i - a != j - b || memcmp(p + a, text + b, i - a)))
+            mismatches++;
+         else if (a > pi && b == sj && j >= len && i > a)
+            mismatches++; /* an indent printed after the text's very end */
+      } else if (i - pi != j - sj || memcmp(p + pi, text + sj, i - pi)) {
+         mismatches++;
+      }
+      if (i >= pn || j >= end)
+         break;
+      /* the same non-blank text follows (same_text): step over it */
+      while (i < pn && j < end && !isspace((unsigned char)p[i]) && p[i] == text[j]) {
+         i++;
+         j++;
+      }
+   }
+   return mismatches;
+}
+
 /* The unit as the fields now stand: encoded, decoded and printed, it must
  * give the text matched. */
 static int verify(struct matcher *m)
@@ -1036,16 +1108,7 @@ static int verify(struct matcher *m)
    if (!same_text(m->printed, n, m->text + m->start, m->pos - m->start))
       return 0;
    m->unit_bytes = nbytes;
-   /* exact: the very text (the end of the text reads as a line end), and
-    * only blanks between it and where the matcher stopped (the indent of
-    * the next line it read on into) */
-   m->exact = 1;
-   for (size_t i = 0; m->exact && i < n; i++) {
-      size_t at = m->start + i;
-      m->exact = at < m->len ? m->text[at] == m->printed[i] : at == m->len && m->printed[i] == '\n';
-   }
-   for (size_t i = m->start + n; m->exact && i < m->pos; i++)
-      m->exact = isspace((unsigned char)m->text[i]) != 0;
+   m->mismatch = blank_mismatches(m->printed, n, m->text, m->start, m->pos, m->len);
    return 1;
 }
 
@@ -1306,8 +1369,29 @@ static void report_expected(struct matcher *m, struct diags *ds)
    if (e->range[0]) {
       w = (size_t)snprintf(what, sizeof what, "%s", e->range);
    } else {
-      for (unsigned i = 0; i < e->n && w < sizeof what; i++) {
-         const char *sep = i == 0 ? "" : i + 1 == e->n ? " or " : ", ";
+      /* the alternatives that share the longest start with the text */
+      unsigned order[SHOWN_EXPECTED], shown = 0;
+      size_t common[MAX_EXPECTED];
+      for (unsigned i = 0; i < e->n; i++) {
+         size_t c = 0;
+         while (c < e->len[i] && e->pos + c < m->len && e->what[i][c] == m->text[e->pos + c])
+            c++;
+         common[i] = c;
+      }
+      for (unsigned pick = 0; pick < SHOWN_EXPECTED && pick < e->n; pick++) {
+         int best = -1;
+         for (unsigned i = 0; i < e->n; i++) {
+            int used = 0;
+            for (unsigned j = 0; j < shown; j++)
+               used |= order[j] == i;
+            if (!used && (best < 0 || common[i] > common[best]))
+               best = (int)i;
+         }
+         order[shown++] = (unsigned)best;
+      }
+      for (unsigned o = 0; o < shown && w < sizeof what; o++) {
+         unsigned i = order[o];
+         const char *sep = o == 0 ? "" : o + 1 == shown && shown == e->n ? " or " : ", ";
          int quote = e->what[i][0] != 'a' || strchr(e->what[i], ' ') == NULL;
          unsigned len = e->len[i] > 40 ? 40 : e->len[i];
          char piece[64];
@@ -1324,6 +1408,8 @@ static void report_expected(struct matcher *m, struct diags *ds)
          piece[k] = 0;
          w += (size_t)snprintf(what + w, sizeof what - w, quote ? "%s'%s'" : "%s%s", sep, piece);
       }
+      if (shown < e->n && w < sizeof what)
+         w += (size_t)snprintf(what + w, sizeof what - w, " (or one of %u others)", e->n - shown);
       if (!e->n)
          snprintf(what, sizeof what, "text this spec prints");
    }
@@ -1417,7 +1503,7 @@ static int match_unit(struct matcher *m)
    start_unit(m);
    m->start = m->pos;
    m->best_end = m->pos;
-   m->best_exact = 0;
+   m->best_mismatch = UINT_MAX;
    m->unsolved = 0;
    uint32_t root = m->t->unit;
    run(m, &root, 1, NULL);
@@ -1473,6 +1559,13 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
    m->best = (unsigned char *)m->decoded + 2 * usz;
    uint64_t offset = 0, index = 0;
    int listing = -1;
+   /* after an error: lines where no unit starts are skipped unsaid */
+   int recovering = 0;
+   /* the unit before: what was expected furthest into the text, where it ended */
+   struct expected prev_exp;
+   size_t prev_end = 0;
+   int prev_ok = 0;
+   memset(&prev_exp, 0, sizeof prev_exp);
    for (;;) {
       skip_blank(m, 0, 1);
       if (m->pos >= m->len)
@@ -1499,8 +1592,27 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
             m->pos = at;
             m->ctx.listing = 0;
             if (listing > 0) {
-               report(&ds, at, "expected this unit's offset prefix, as isa dis --offsets prints it (the unit starts "
-                      "at byte %llu, 0x%llx)", (unsigned long long)offset, (unsigned long long)offset);
+               /* the prefix of another offset: say so (unless this follows
+                * an error, which left the offset unknown), and go on from
+                * the offset the text gives */
+               size_t d = 0;
+               for (size_t n = 1; n <= 4 * (size_t)spec->max_unit_bytes && !d; n++) {
+                  m->pos = at;
+                  m->ctx.offset = offset + n;
+                  start_unit(m);
+                  if (run(m, &g, 1, &stop))
+                     d = n;
+               }
+               m->pos = at;
+               m->ctx.offset = offset;
+               if (!recovering)
+                  report(&ds, at, "expected this unit's offset prefix, as isa dis --offsets prints it (the unit "
+                         "starts at byte %llu, 0x%llx)", (unsigned long long)offset, (unsigned long long)offset);
+               recovering = 0;
+               if (d) {
+                  offset += d;
+                  continue;
+               }
                skip_line(m);
                continue;
             }
@@ -1519,7 +1631,20 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          continue;
       }
       size_t unit_start = m->pos;
-      if (match_unit(m)) {
+      int matched = match_unit(m);
+      /* failed at its first character: no unit starts here */
+      int at_start = !matched && m->exp.pos <= unit_start && !m->exp.range[0] && !m->unsolved && !m->overflow;
+      if (at_start && prev_ok && prev_exp.pos > prev_end) {
+         /* the unit before stopped short of an error in its own later lines
+          * (Lima GP): that error, not this */
+         m->exp = prev_exp;
+         report_expected(m, &ds);
+         recovering = 1;
+         prev_ok = 0;
+         skip_line(m);
+         continue;
+      }
+      if (matched) {
          /* in a listing, the next unit's offset says how long this one is
           * (AGX's long form of a value the short one holds) */
          size_t next = listing > 0 ? next_offset(m, offset) : 0;
@@ -1545,10 +1670,20 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          memcpy(prev, m->best, usz);
          offset += m->unit_bytes;
          index++;
+         prev_exp = m->exp;
+         prev_end = m->pos;
+         prev_ok = 1;
+         recovering = 0;
          continue;
       }
-      report_expected(m, &ds);
-      /* go on from the next line */
+      prev_ok = 0;
+      if (!(recovering && at_start)) {
+         report_expected(m, &ds);
+         /* the failed text counts as a unit; after it, lines where no unit
+          * starts are its own (a unit of several lines) and pass unsaid */
+         index++;
+         recovering = 1;
+      }
       m->pos = m->exp.pos > m->start ? m->exp.pos : m->start;
       skip_line(m);
    }

@@ -84,7 +84,7 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-   struct bench_case cases[48];
+   struct bench_case cases[64];
    size_t n = 0;
    int quick = 0, once = 0;
    const char *filter = NULL;
@@ -97,20 +97,23 @@ int main(int argc, char **argv)
          filter = argv[i];
    }
    sph_bench_setup();
-   n += sph_bench_cases(cases + n, 48 - n);
+   n += sph_bench_cases(cases + n, 64 - n);
    lima_bench_setup();
-   n += lima_bench_cases(cases + n, 48 - n);
+   n += lima_bench_cases(cases + n, 64 - n);
    tgsi_bench_setup();
-   n += tgsi_bench_cases(cases + n, 48 - n);
+   n += tgsi_bench_cases(cases + n, 64 - n);
    agx_bench_setup();
-   n += agx_bench_cases(cases + n, 48 - n);
+   n += agx_bench_cases(cases + n, 64 - n);
    midgard_bench_setup();
-   n += midgard_bench_cases(cases + n, 48 - n);
+   n += midgard_bench_cases(cases + n, 64 - n);
    programs_bench_setup();
-   n += programs_bench_cases(cases + n, 48 - n);
+   n += programs_bench_cases(cases + n, 64 - n);
+   asm_bench_setup();
+   n += asm_bench_cases(cases + n, 64 - n);
 
    unsigned rounds = once ? 1 : quick ? 3 : 7;
    double min_ns = once ? 0 : quick ? 2e7 : 1e8;
+   int assembled = 0;
    printf("%-26s %-10s %12s %12s %7s\n", "case", "ns per", "generated", "baseline", "ratio");
    for (size_t c = 0; c < n; c++) {
       double g[16], b[16];
@@ -128,11 +131,17 @@ int main(int argc, char **argv)
       qsort(g, rounds, sizeof g[0], cmp_double);
       qsort(b, rounds, sizeof b[0], cmp_double);
       double gm = g[rounds / 2], bm = b[rounds / 2];
+      assembled |= strstr(cases[c].name, " assemble") != NULL;
       if (cases[c].baseline)
          printf("%-26s %-10s %12.1f %12.1f %7.2f\n", cases[c].name, cases[c].unit, gm, bm, gm / bm);
       else
          printf("%-26s %-10s %12.1f %12s %7s\n", cases[c].name, cases[c].unit, gm, "-", "-");
    }
    printf("(median of %u rounds; ratio = generated / baseline, in one process)\n", rounds);
+   if (assembled) {
+      printf("(SPEC assemble: generated = the assembler on the corpus texts, baseline = decode+print of the same\n"
+             " units; the aim is a ratio of at most 3)\n");
+      asm_bench_report(filter);
+   }
    return 0;
 }

@@ -44,6 +44,14 @@ size_t agx_bench_cases(struct bench_case *out, size_t max);
 void midgard_bench_setup(void);
 size_t midgard_bench_cases(struct bench_case *out, size_t max);
 
+/* asm.c: the text assembler on each corpus record's text, beside
+ * decode+print of the same units, for every spec that has an assembler;
+ * asm_bench_report says which records the cases whose name has `filter`
+ * (NULL: all) used */
+void asm_bench_setup(void);
+size_t asm_bench_cases(struct bench_case *out, size_t max);
+void asm_bench_report(const char *filter);
+
 /* programs.c: each corpus record disassembled as a program, as isa dis does */
 void programs_bench_setup(void);
 size_t programs_bench_cases(struct bench_case *out, size_t max);

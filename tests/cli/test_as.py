@@ -1,0 +1,434 @@
+"""isa as: text to bytes with a spec's assembler, its output forms, --batch,
+its errors and exit codes.
+
+The bytes an assembler writes are compared with a corpus entry's only where
+the text fixes every bit of them (each such case says why); elsewhere the
+text does not show every bit, and the test is that isa dis prints the bytes
+as the very text that was assembled."""
+import json
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+from .common import ISA, ROOT, corpus, isa
+
+# AGX instructions whose text fixes every bit (reviewed field by field with
+# isa dis --json; the reserved bits are zero, as the XML defaults them):
+AGX_EXACT = [
+    # mov_imm, 16-bit value: Dt (no .cache), D = 1 (r0h) fits the 4-byte form's
+    # 6 bits, so the short form; imm16 = 0x133d
+    ("mov_imm          r0h, 4925", "62023d13"),
+    # r56h.cache is D = 113: past 6 bits, so only the 6-byte form (L = 1,
+    # Dx = 1) holds it; imm16 = 0x88ab
+    ("mov_imm          r56h.cache, 34987", "e2e2ab880010"),
+    # a 32-bit value: only the 8-byte form holds imm32 = 0xac5b00b9; r3 is a
+    # 32-bit register (Dt = 2), 0b1 the kill bit
+    ("mov_imm          r3, 2891645113, 0b1", "628db9005bac0040"),
+]
+
+# the long (6-byte, L = 1) form of mov_imm r0h, 4925: decodes and prints as the
+# short form does, so only a listing's next offset asks for it
+AGX_LONG_R0H = "62823d130000"
+
+
+def run(*args, stdin=b""):
+    """Run isa with bytes in and out: (exit status, stdout bytes, stderr text)."""
+    r = subprocess.run([ISA] + list(args), input=stdin, capture_output=True, cwd=ROOT)
+    return r.returncode, r.stdout, r.stderr.decode()
+
+
+def dis(spec, hexstr, *more):
+    code, out, err = isa("dis", "--isa", spec, *more, "--hex", hexstr)
+    assert code == 0, err
+    return out
+
+
+def error_lines(err):
+    """(file, line, col, message) of each FILE:LINE:COL: error: line of stderr."""
+    found = []
+    for line in err.splitlines():
+        m = re.fullmatch(r"(.+):(\d+):(\d+): error: (.+)", line)
+        if not m:
+            raise AssertionError(f"not FILE:LINE:COL: error: ...: {line!r}")
+        found.append((m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)))
+    return found
+
+
+class Scratch(unittest.TestCase):
+    def setUp(self):
+        self._dir = tempfile.TemporaryDirectory()
+        self.dir = self._dir.name
+
+    def tearDown(self):
+        self._dir.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return path
+
+
+class LimaGp(Scratch):
+    def setUp(self):
+        super().setUp()
+        self.entries = corpus("lima-gp")
+        # a four-instruction program as isa dis prints it (^N and NNN: depend on the index)
+        self.program_hex = "".join(e["hex"] for e in self.entries[:4])
+        self.program = dis("lima-gp", self.program_hex)
+
+    def test_file_gives_bytes_that_print_the_text_again(self):
+        for e in self.entries[::97]:
+            with self.subTest(hex=e["hex"]):
+                path = self.write("one.s", e["text"] + "\n")
+                code, out, err = run("as", "--isa", "lima-gp", path)
+                self.assertEqual((code, err), (0, ""))
+                # a Lima GP instruction is 128 bits, whatever its text
+                self.assertEqual(len(out), len(bytes.fromhex(e["hex"])))
+                self.assertEqual(dis("lima-gp", out.hex()), e["text"] + "\n")
+
+    def test_a_program_assembles_unit_by_unit(self):
+        path = self.write("prog.s", self.program)
+        code, out, err = run("as", "--isa", "lima-gp", path)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(len(out), 4 * 16)
+        self.assertEqual(dis("lima-gp", out.hex()), self.program)
+        # instruction 1's text at index 0: its ^N name results of the
+        # instructions before it, which index 0 has not
+        second = "".join(self.program.splitlines(keepends=True)[2:4])
+        self.assertTrue(second.startswith("001:\tmov.a1 ^7 "), second)
+        code, out, err = run("as", "--isa", "lima-gp", "-", stdin=second.replace("001:", "000:").encode())
+        self.assertEqual((code, out), (1, b""), err)
+        self.assertEqual(error_lines(err)[0][1], 1)  # (and its later line: test_one_error_per_bad_line)
+
+    def test_hex_output_stdin_and_output_file(self):
+        path = self.write("prog.s", self.program)
+        code, binary, _ = run("as", "--isa", "lima-gp", path)
+        self.assertEqual(code, 0)
+        code, out, err = run("as", "--isa", "lima-gp", "--hex", path)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out.decode(), binary.hex() + "\n")
+        self.assertRegex(out.decode(), r"^[0-9a-f]{128}\n$")
+        # - is standard input
+        code, out, err = run("as", "--isa", "lima-gp", "-", stdin=self.program.encode())
+        self.assertEqual((code, err, out), (0, "", binary))
+        # -o OUT, --output=OUT: the file gets the bytes, standard output nothing
+        for opt in (["-o", os.path.join(self.dir, "a.bin")], ["--output=" + os.path.join(self.dir, "b.bin")]):
+            with self.subTest(opt=opt):
+                target = opt[-1].split("=", 1)[-1]
+                code, out, err = run("as", "--isa", "lima-gp", path, *opt)
+                self.assertEqual((code, out, err), (0, b"", ""))
+                with open(target, "rb") as f:
+                    self.assertEqual(f.read(), binary)
+        # --hex with -o: the hex text goes into the file
+        target = os.path.join(self.dir, "c.hex")
+        code, out, _ = run("as", "--isa", "lima-gp", "--hex", "-o", target, path)
+        self.assertEqual((code, out), (0, b""))
+        with open(target, encoding="ascii") as f:
+            self.assertEqual(f.read(), binary.hex() + "\n")
+
+    def test_an_error_leaves_no_output_file(self):
+        path = self.write("bad.s", "000:\tmov.a1 ^1 t[0].q\n")
+        target = os.path.join(self.dir, "out.bin")
+        code, out, err = run("as", "--isa", "lima-gp", path, "-o", target)
+        self.assertEqual((code, out), (1, b""))
+        self.assertFalse(os.path.exists(target))
+        # the column is the byte of 'q' (the tab counts one)
+        found = error_lines(err)
+        self.assertEqual([f[:3] for f in found], [(path, 1, 21)])
+        self.assertRegex(found[0][3], r"^expected .*'w'.*; found 'q'$")
+
+    def test_comment_lines_and_blank_lines_are_accepted(self):
+        lines = self.program.splitlines(keepends=True)
+        # a comment or a blank line inside instruction 0 (between its lines), and before it
+        text = "# Lima GP\n\n" + lines[0] + "   ; the complex unit:\n\n" + "".join(lines[1:])
+        code, out, err = run("as", "--isa", "lima-gp", "-", stdin=text.encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(dis("lima-gp", out.hex()), self.program)
+
+    def test_comments_and_blanks_keep_the_bytes(self):
+        # Where the text is not exactly what isa dis prints, the encoding whose
+        # blanks are nearest the text's is taken, not one that prints an extra
+        # empty line ("\n\t": complex_src 0 with complex_op nop).
+        code, want, _ = run("as", "--isa", "lima-gp", "-", stdin=b"000:\tmov.a1 ^1 t[0].z\n")
+        self.assertEqual(code, 0)
+        for text in ("000:\tmov.a1 ^1 t[0].z  # trailing comment\n", "000:  mov.a1   ^1\tt[0].z\n",
+                     "000:\tmov.a1 ^1 t[0].z\n; a comment line after it\n"):
+            with self.subTest(text=text):
+                code, out, err = run("as", "--isa", "lima-gp", "-", stdin=text.encode())
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual(out, want)
+
+    def bad_last_lines(self):
+        """The program with the last line of instructions 1 and 3 wrong (0 and 2
+        right); the file, and the columns of the wrong characters."""
+        lines = self.program.splitlines(keepends=True)
+        bad = list(lines)
+        bad[3] = bad[3].replace("a0.w", "a0.q")        # 1's second line
+        bad[11] = bad[11].replace("t[2].y", "t[2].v")  # 3's last line
+        return self.write("bad.s", "".join(bad)), lines[3].index("a0.w") + 4, lines[11].index("t[2].y") + 6
+
+    def test_several_errors_on_separate_instructions(self):
+        path, _, _ = self.bad_last_lines()
+        code, out, err = run("as", "--isa", "lima-gp", path)
+        self.assertEqual((code, out), (1, b""))
+        self.assertEqual([f[:2] for f in error_lines(err)], [(path, 4), (path, 12)])
+
+    def test_an_error_in_a_later_line_of_an_instruction_points_at_it(self):
+        # The instruction's first line alone is an instruction too (its later
+        # lines may be left out); the error is still the 'q' it read to, not
+        # "expected a number" where the next instruction would start.
+        path, col1, col3 = self.bad_last_lines()
+        code, _, err = run("as", "--isa", "lima-gp", path)
+        self.assertEqual(code, 1)
+        found = error_lines(err)
+        self.assertEqual([f[:3] for f in found], [(path, 4, col1), (path, 12, col3)])
+        self.assertTrue(found[0][3].endswith("found 'q'"), found[0])
+
+    def test_one_error_per_bad_line(self):
+        # After an error, the failed instruction's continuation lines are not
+        # read as instructions of their own, and the index moves on past it.
+        lines = self.program.splitlines(keepends=True)
+        bad = list(lines)
+        bad[0] = bad[0].replace("a0.w a0.w", "a0.w a0.q")
+        bad[4] = bad[4].replace("^12", "%12")
+        path = self.write("bad.s", "".join(bad))
+        code, _, err = run("as", "--isa", "lima-gp", path)
+        self.assertEqual(code, 1)
+        self.assertEqual([f[1] for f in error_lines(err)], [1, 5])
+
+    def test_a_wrong_index_is_reported_on_its_line(self):
+        # An instruction whose NNN: is not its index (the number reads, but
+        # contradicts the index) is reported on its own line, with the index.
+        path = self.write("idx.s", "\n\n000:\tmov.a1 ^1 t[0].z\n002:\tmov.a1 ^7 t[0].z\n")
+        code, _, err = run("as", "--isa", "lima-gp", path)
+        self.assertEqual(code, 1)
+        found = error_lines(err)
+        self.assertEqual([f[1:3] for f in found], [(4, 1)])
+        self.assertTrue(found[0][3].startswith("expected 1 here"), found[0])
+
+
+class Agx(Scratch):
+    def test_text_that_fixes_every_bit_gives_the_corpus_bytes(self):
+        entries = {e["text"]: e["hex"] for e in corpus("agx")}
+        for text, hexstr in AGX_EXACT:
+            with self.subTest(text=text):
+                self.assertEqual(entries.get(text), hexstr, "the reviewed entry is in the corpus")
+                code, out, err = run("as", "--isa", "agx-g13", "--hex", "-", stdin=(text + "\n").encode())
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual(out.decode(), hexstr + "\n")
+
+    def test_a_listing_assembles_back_to_its_bytes(self):
+        # the exact units and a long form a listing's next offset asks for
+        hexstr = AGX_EXACT[0][1] + AGX_LONG_R0H + "".join(h for _, h in AGX_EXACT[1:]) + AGX_EXACT[0][1]
+        listing = dis("agx-g13", hexstr, "--offsets")
+        self.assertTrue(listing.startswith("0: mov_imm") and "\n4: mov_imm          r0h, 4925\na: " in listing,
+                        listing)
+        path = self.write("listing.s", listing)
+        code, out, err = run("as", "--isa", "agx-g13", "--hex", path)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out.decode(), hexstr + "\n")
+        # without the offsets, the shortest form of each: 2 bytes fewer
+        code, out, err = run("as", "--isa", "agx-g13", "--hex", "-", stdin=dis("agx-g13", hexstr).encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out.decode(), hexstr.replace(AGX_LONG_R0H, AGX_EXACT[0][1]) + "\n")
+
+    def test_a_listing_keeps_the_lengths_its_offsets_say(self):
+        # dfdx r19, r6l.abs, 6-byte form in the corpus where 4 bytes would do;
+        # bits its text does not show differ, so the listing is what must agree
+        dfdx = next(e["hex"] for e in corpus("agx") if e["text"] == "dfdx             r19, r6l.abs")
+        self.assertEqual(len(dfdx), 12)
+        hexstr = dfdx + AGX_EXACT[0][1]
+        listing = dis("agx-g13", hexstr, "--offsets")
+        self.assertEqual(listing.splitlines()[1][:3], "6: ")
+        code, out, err = run("as", "--isa", "agx-g13", "-", stdin=listing.encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(len(out), 10)
+        self.assertEqual(dis("agx-g13", out.hex(), "--offsets"), listing)
+
+    def test_listing_offsets_that_are_wrong_or_missing(self):
+        for second in ("5: mov_imm          r0h, 4925\n", "mov_imm          r0h, 4925\n"):
+            with self.subTest(second=second):
+                code, out, err = run("as", "--isa", "agx-g13", "-",
+                                     stdin=("0: mov_imm          r0h, 4925\n" + second).encode())
+                self.assertEqual((code, out), (1, b""))
+                found = error_lines(err)
+                self.assertEqual([f[:3] for f in found], [("<stdin>", 2, 1)])
+                self.assertIn("offset prefix", found[0][3])
+                self.assertIn("byte 4", found[0][3])
+
+    def test_comments_blanks_and_crlf_keep_the_bytes(self):
+        clean = "".join(t + "\n" for t, _ in AGX_EXACT)
+        code, want, _ = run("as", "--isa", "agx-g13", "-", stdin=clean.encode())
+        self.assertEqual(code, 0)
+        self.assertEqual(want.hex(), "".join(h for _, h in AGX_EXACT))
+        noisy = ("# AGX\n\n   ; indented comment\n"
+                 "  mov_imm   r0h ,4925   # trailing\n"
+                 "\tmov_imm r56h.cache,\t34987;trailing\r\n"
+                 "\n\n"
+                 "mov_imm r3, 2891645113, 0b1 \n"
+                 "# the end\n")
+        code, out, err = run("as", "--isa", "agx-g13", "-", stdin=noisy.encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out, want)
+
+    def test_several_errors_one_per_bad_line(self):
+        text = ("mov_imm          r0h, 4925\n"
+                "mov_imm          r0q, 4925\n"
+                "mov_imm          r1l, 7\n"
+                "frobnicate r1\n"
+                "mov_imm          r3l, 5\n"
+                "  mov_imm r4l,\n")
+        path = self.write("bad.s", text)
+        code, out, err = run("as", "--isa", "agx-g13", path)
+        self.assertEqual((code, out), (1, b""))
+        found = error_lines(err)
+        # the 'q'; the unknown mnemonic; the end of the line, where the value is missing
+        self.assertEqual([f[:3] for f in found], [(path, 2, 20), (path, 4, 1), (path, 6, 15)])
+        self.assertTrue(found[0][3].startswith("expected ") and found[0][3].endswith("found 'q, 4925'"), found[0])
+        # the names nearest the text, and how many others there are
+        self.assertTrue(found[1][3].startswith("expected 'f") and "(or one of " in found[1][3], found[1])
+        self.assertTrue(found[1][3].endswith("found 'frobnicate r1'"), found[1])
+        self.assertEqual(found[2][3], "expected a number; found the end of the line")
+
+    def test_a_value_too_wide_for_its_field_is_an_error_on_its_line(self):
+        for value in ("65536", "99999999"):
+            with self.subTest(value=value):
+                text = "mov_imm          r0h, 1\nmov_imm          r2l, %s\nmov_imm          r0h, 2\n" % value
+                code, out, err = run("as", "--isa", "agx-g13", "-", stdin=text.encode())
+                self.assertEqual((code, out), (1, b""))
+                found = error_lines(err)
+                self.assertEqual([f[1] for f in found], [2])
+                # somewhere in the value, not before it
+                self.assertGreaterEqual(found[0][2], len("mov_imm          r2l, ") + 1)
+
+
+class Batch(Scratch):
+    def answers(self, spec, lines, *where):
+        stdin = "".join(line + "\n" for line in lines).encode()
+        code, out, err = run("as", "--isa", spec, "--batch", *(where or ("-",)), stdin=stdin)
+        objs = [json.loads(line) for line in out.decode().splitlines()]
+        for o in objs:
+            self.assertEqual(list(o), ["text", "hex", "ok", "error"])
+        return code, objs, err
+
+    def test_one_json_object_per_line(self):
+        entries = corpus("lima-gp")
+        good = entries[1]["text"]  # two lines: \n and \t escaped in the JSON string
+        lines = [
+            json.dumps(good),
+            json.dumps("000:\tmov.a1 ^1 t[0].q"),
+            "not json",
+            '"\\u0030\\u0030\\u0030:\\tmov.a1 ^1 t[0].z"',  # 000: as \u escapes
+            json.dumps(good) + "  ",
+        ]
+        code, objs, err = self.answers("lima-gp", lines)
+        self.assertEqual(code, 1, "a bad line makes the exit status 1")
+        self.assertEqual(err, "")
+        self.assertEqual(len(objs), 5)
+        # a good line: the bytes `isa as --hex` gives for the same text
+        _, want, _ = run("as", "--isa", "lima-gp", "--hex", "-", stdin=good.encode())
+        self.assertEqual(objs[0], {"text": good, "hex": want.decode().strip(), "ok": True, "error": None})
+        self.assertEqual(dis("lima-gp", objs[0]["hex"]), good + "\n")
+        # a bad text: LINE:COL: and the message, no bytes
+        self.assertEqual({k: v for k, v in objs[1].items() if k != "error"},
+                         {"text": "000:\tmov.a1 ^1 t[0].q", "hex": "", "ok": False})
+        self.assertRegex(objs[1]["error"], r"^1:21: expected .*'w'.*; found 'q'$")
+        # not a JSON string: the line as it came
+        self.assertEqual(objs[2], {"text": "not json", "hex": "", "ok": False, "error": "not a JSON string"})
+        self.assertEqual(objs[3]["text"], "000:\tmov.a1 ^1 t[0].z")
+        self.assertTrue(objs[3]["ok"], objs[3])
+        self.assertEqual(dis("lima-gp", objs[3]["hex"]), "000:\tmov.a1 ^1 t[0].z\n")
+        self.assertEqual(objs[4], objs[0], "blanks after the JSON string")
+
+    def test_all_good_exits_0_and_a_file_reads_as_stdin_does(self):
+        texts = [e["text"] for e in corpus("lima-gp")[:200:40]]
+        lines = [json.dumps(t) for t in texts]
+        code, objs, err = self.answers("lima-gp", lines)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual([o["text"] for o in objs], texts)
+        self.assertTrue(all(o["ok"] and o["error"] is None for o in objs), objs)
+        printed = [dis("lima-gp", o["hex"]) for o in objs]
+        self.assertEqual(printed, [t + "\n" for t in texts])
+        path = self.write("batch.jsonl", "".join(line + "\r\n" for line in lines))
+        code, again, err = self.answers("lima-gp", [], path)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(again, objs)
+
+    def test_agx_lines(self):
+        lines = [json.dumps(t) for t, _ in AGX_EXACT] + [json.dumps("mov_imm r0h, 4925\nmov_imm r0h, 4925")]
+        code, objs, err = self.answers("agx-g13", lines)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual([o["hex"] for o in objs], [h for _, h in AGX_EXACT] + ["62023d1362023d13"])
+
+    def test_empty_input_and_missing_file(self):
+        code, out, err = run("as", "--isa", "lima-gp", "--batch", "-", stdin=b"")
+        self.assertEqual((code, out), (1, b""))
+        self.assertIn("empty input", err)
+        code, out, err = run("as", "--isa", "lima-gp", "--batch", os.path.join(self.dir, "nope.jsonl"))
+        self.assertEqual((code, out), (2, b""))
+        self.assertIn("cannot open", err)
+
+
+class Usage(Scratch):
+    def test_a_spec_without_an_assembler(self):
+        path = self.write("t.s", "VERT\n")
+        for spec in ("tgsi", "lima-pp", "midgard"):
+            for args in ((path,), ("--batch", "-")):
+                with self.subTest(spec=spec, args=args):
+                    code, out, err = run("as", "--isa", spec, *args, stdin=b'"VERT"\n')
+                    self.assertEqual((code, out), (1, b""))
+                    self.assertEqual(err, f"isa: spec {spec} has no assembler yet (see docs/cli.md)\n")
+
+    def test_a_missing_input_file_exits_1(self):
+        missing = os.path.join(self.dir, "missing.s")
+        code, out, err = run("as", "--isa", "lima-gp", missing)
+        self.assertEqual((code, out), (1, b""))
+        self.assertIn(f"cannot open {missing}", err)
+
+    def test_usage_errors_exit_2(self):
+        path = self.write("a.s", "000:\tmov.a1 ^1 t[0].z\n")
+        cases = [
+            (("as", "--isa", "lima-gp"), "no input: give a FILE or -"),
+            (("as", path), "as needs --isa NAME"),
+            (("as", "--isa", "nope", path), "unknown spec 'nope'"),
+            (("as", "--isa", "lima-gp", "--json", path), "--json do not apply"),
+            (("as", "--isa", "lima-gp", "--input", "hex", path), "--input"),
+            (("as", "--isa", "lima-gp", "--start", "4", path), "--start"),
+            (("as", "--isa", "lima-gp", path, "-o"), "-o needs a value"),
+            (("as", "--isa", "lima-gp", path, path), "more than one input file"),
+            (("as", "--isa", "lima-gp", "--batch", "-", path), "drop FILE, -o and --hex"),
+            (("as", "--isa", "lima-gp", "--batch", "-", "--hex"), "drop FILE, -o and --hex"),
+            (("as", "--isa", "lima-gp", "--batch", "-", "-o", path), "drop FILE, -o and --hex"),
+            (("as", "--isa", "lima-gp", "--frob", path), "unknown option '--frob'"),
+        ]
+        for args, msg in cases:
+            with self.subTest(args=args):
+                code, out, err = run(*args, stdin=b'"x"\n')
+                self.assertEqual((code, out), (2, b""), err)
+                self.assertIn(msg, err)
+                self.assertIn("isa: run 'isa --help' for usage", err)
+
+    def test_help(self):
+        for args in (("help", "as"), ("as", "--help")):
+            with self.subTest(args=args):
+                code, out, err = isa(*args)
+                self.assertEqual((code, err), (0, ""))
+                self.assertTrue(out.startswith("usage: isa as --isa NAME"), out)
+                for word in ("-o OUT", "--hex", "--batch FILE|-", "FILE:LINE:COL: error: MESSAGE"):
+                    self.assertIn(word, out)
+        code, out, _ = isa("--help")
+        self.assertEqual(code, 0)
+        self.assertIn("as", out.split())
+
+    def test_an_unwritable_output_exits_2(self):
+        path = self.write("a.s", "000:\tmov.a1 ^1 t[0].z\n")
+        code, out, err = run("as", "--isa", "lima-gp", path, "-o", os.path.join(self.dir, "no", "such", "dir"))
+        self.assertEqual((code, out), (2, b""))
+        self.assertIn("cannot write", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
