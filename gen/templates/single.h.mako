@@ -1,14 +1,14 @@
 <%doc>
   Emits <prefix>.h in single-file form (isagen generate --single-header):
   the spec's header (spec.h.mako, with the core), the runtime's API
-  (runtime/include/isagen/isagen.h), and, where the includer defines
+  (runtime/include/isagen/isagen.h and asm.h), and, where the includer defines
   <PREFIX>_IMPLEMENTATION, the runtime's code (runtime/src/*.c, once per
   translation unit) and the spec's (spec.c.mako).  A project vendors this
   one file and needs nothing but the C library.
 </%doc>\
 ${header}
 
-/* ---- the isagen runtime's API (a copy of runtime/include/isagen/isagen.h) ---- */
+/* ---- the isagen runtime's API (a copy of runtime/include/isagen/isagen.h and asm.h) ---- */
 ${api}
 /* ---- end of the runtime's API ---- */
 

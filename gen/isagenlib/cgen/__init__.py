@@ -246,13 +246,16 @@ def single_header(spec_name, files):
     asks, the runtime's code and the spec's."""
     (hname, header), (_, source) = sorted(files.items(), key=lambda kv: not kv[0].endswith(".h"))
     prefix = hname[:-2]
-    own_includes = {'#include "isagen/isagen.h"', f'#include "{hname}"', '#include "core.h"'}
+    own_includes = {'#include "isagen/isagen.h"', '#include "isagen/asm.h"', f'#include "{hname}"', '#include "core.h"'}
 
     def without_own_includes(text):
         return "\n".join(ln for ln in text.rstrip("\n").split("\n") if ln.strip() not in own_includes)
 
-    with open(os.path.join(RUNTIME_DIR, "include", "isagen", "isagen.h"), encoding="utf-8") as f:
-        api = without_own_includes(f.read())
+    api = []
+    for name in ("isagen.h", "asm.h"):   # the runtime's API, and the assembler's
+        with open(os.path.join(RUNTIME_DIR, "include", "isagen", name), encoding="utf-8") as f:
+            api.append(without_own_includes(f.read()))
+    api = "\n\n".join(api)
     runtime = []
     for path in runtime_sources():
         with open(path, encoding="utf-8") as f:
