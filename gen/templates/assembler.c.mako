@@ -29,7 +29,9 @@ static ${'double' if e.node.type == 'float' else 'int64_t'} ${P}_asm_e${k}(const
    (void)self;
    (void)P;
    (void)ctx;
-   return ${a.expr_c(e)};
+% for ln in a.expr_c(e):
+   ${ln}
+% endfor
 }
 %   if e.node.type != 'float' and any(p is not None for p in e.proposals):
 
@@ -51,7 +53,9 @@ static int64_t ${P}_asm_p${k}(const void *self, const int64_t *P, const struct i
    switch (read) {
 %     for i, prop in enumerate(e.proposals):
 %       if prop is not None:
-   case ${i}: return ${prop};
+%         for ln in a.proposal_c(prop, i):
+   ${ln}
+%         endfor
 %       endif
 %     endfor
    default: return want;

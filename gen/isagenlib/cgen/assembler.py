@@ -45,6 +45,7 @@ from .. import template as T
 from ..model import Choice, Struct
 from . import cexpr as E
 from .cexpr import Env
+from .cwriter import expr_lines
 from .names import Names
 from .printer import display_chains
 
@@ -506,7 +507,7 @@ class AsmTables:
         for r in reads:
             loss = Loss()
             try:
-                proposals.append(E.flat(propose(node, r, self, scope, operand, E.Atom("want"), env, loss)))
+                proposals.append(propose(node, r, self, scope, operand, E.Atom("want"), env, loss))
             except Unsupported:
                 proposals.append(None)
             free.append(loss.free)
@@ -517,9 +518,14 @@ class AsmTables:
     # ---- C text for the template
 
     def expr_c(self, e):
-        """C body lines of expression e's value function."""
+        """The lines of `return VALUE;` of expression e's value function."""
         env = Env(self.names, "v", True, None, False)
-        return E.flat(E.compile(e.node, env))
+        return expr_lines(E.compile(e.node, env), "return ", ";")
+
+    @staticmethod
+    def proposal_c(tree, read):
+        """The lines of `case READ: return GUESS;` of a guess."""
+        return expr_lines(tree, f"case {read}: return ", ";")
 
     def scope_type(self, e):
         return self.names.sname(e.scope) if e.scope is not None else None
