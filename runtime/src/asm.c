@@ -90,18 +90,14 @@ struct matcher {
    const struct isa_asm *t;
    const char *text;
    size_t len, pos, start;
-   unsigned char *unit, *known, *fresh; /* the unit object, a byte per byte of it, its initial state */
+   unsigned char *unit, *known; /* the unit object, and a byte per byte of it: 1 where a known field is */
    size_t unit_size;
-   struct frame frames[MAX_FRAMES];
    unsigned n_frames, frame;
-   struct con cons[MAX_CONS];
    unsigned n_cons;
-   unsigned char tried[MAX_CONS]; /* close_from: the equation's one guess failed, search instead */
-   struct trail trail[MAX_TRAIL];
    unsigned n_trail;
    struct isa_ctx ctx;
    unsigned long steps;
-   int overflow; /* a table above filled up, or the step budget ran out */
+   int overflow; /* a table below filled up, or the step budget ran out */
    struct expected exp;
    /* the longest unit found so far: its text's end, bytes, decoded unit */
    size_t best_end, best_bytes;
@@ -116,6 +112,11 @@ struct matcher {
    uint8_t *bytes;
    size_t bytes_cap, unit_bytes;
    void *decoded;
+   /* the tables, filled as they are used (only `tried` starts zeroed) */
+   unsigned char tried[MAX_CONS]; /* close_from: the equation's one guess failed, search instead */
+   struct frame frames[MAX_FRAMES];
+   struct con cons[MAX_CONS];
+   struct trail trail[MAX_TRAIL];
    char printed[PRINT_MAX];
 };
 
@@ -1536,7 +1537,12 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          *n_diags = ds.n;
       return r;
    }
-   struct matcher *m = (struct matcher *)calloc(1, sizeof *m);
+   /* the matcher's tables are filled as they are used: only what comes
+    * before them starts zeroed (a calloc of it all costs more than a short
+    * program's assembly) */
+   struct matcher *m = (struct matcher *)malloc(sizeof *m);
+   if (m)
+      memset(m, 0, offsetof(struct matcher, frames));
    size_t usz = spec->unit->c_size;
    struct units units = {0, 0, 0, usz};
    if (!m)
