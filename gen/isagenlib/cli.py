@@ -146,6 +146,10 @@ def asm_problems(spec):
     for loc, message in tables.unsupported:
         where = str(loc) if loc is not None else display_name(spec.file)
         out.append(f"{where}: error: cannot be assembled: {message}")
+    if tables.ok:
+        for loc, message in tables.warnings:
+            where = str(loc) if loc is not None else display_name(spec.file)
+            out.append(f"{where}: warning: {message}")
     return out
 
 

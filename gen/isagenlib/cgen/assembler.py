@@ -60,6 +60,7 @@ NUM = {k: i for i, k in enumerate(NUM_FORMATS)}
 REAL_FORMATS = ("REPR", "G", "FIXED", "HALF_F", "HALF_G")
 REALS = {k: i for i, k in enumerate(REAL_FORMATS)}
 MAX_PARAMS = 16  # ISA_ASM_MAX_PARAMS: an operand's parameters and loop variables
+SEARCH_BITS = 12  # asm.c's SEARCH_BITS: the most unknown bits a waiting equation is searched over
 
 
 @dataclass
@@ -112,6 +113,7 @@ class AsmTables:
         self.vars, self.var_keys = [], {}
         self.enums, self.enum_keys = [], {}
         self.unsupported = []        # (Loc or None, message): what tables leave out
+        self.warnings = []           # (Loc or None, message): values the matcher may fail to find
         self.base_loc = None         # where the template being walked starts
         self.loops = ()              # the {for}s being walked: ((name, slot),...)
         self.root = None
@@ -313,6 +315,28 @@ class AsmTables:
         return out
 
     def subst(self, p, scope, operand):
+        g = self.subst_goal(p, scope, operand)
+        goal = self.goals[g]
+        if goal.kind in ("NUM", "ENUM", "REAL"):
+            self.searchable(goal.a, p.node)
+        return g
+
+    def searchable(self, k, node):
+        """Warn when the value printed by expression k can be neither
+        guessed nor searched: no read has a guess, and its fields hold more
+        bits than the matcher searches (floating-point text has no guess)."""
+        e = self.exprs[k]
+        if any(x is not None for x in e.proposals) and not isinstance(node, X.Call):
+            return
+        if any(r[0] == "param" for r in e.reads):
+            return  # parameters take their arguments' guesses
+        bits = sum(self.vars[r[1]].width for r in e.reads)
+        if bits > SEARCH_BITS and not any(x is not None for x in e.proposals):
+            self.warnings.append((self.fail(node, "").loc,
+                                  f"no guess for this value, and its {bits} bits are more than the "
+                                  f"{SEARCH_BITS} the assembler searches: text may not assemble"))
+
+    def subst_goal(self, p, scope, operand):
         node = p.node
         ref = getattr(node, "ref", None)
         if node.type == "agg":
