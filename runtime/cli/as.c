@@ -18,7 +18,11 @@ struct assembled {
 static int assemble(const struct options *o, const char *text, size_t len, struct assembled *out,
                     struct isa_asm_diag *diags, unsigned *n_diags)
 {
-   size_t cap = 4096, size = 0;
+   /* room for a unit of the longest kind per line of text, so that one pass does */
+   size_t lines = 1;
+   for (size_t i = 0; i < len; i++)
+      lines += text[i] == '\n';
+   size_t cap = 4096 + lines * (o->spec->max_unit_bytes + 8), size = 0;
    for (;;) {
       uint8_t *buf = (uint8_t *)realloc(out->data, cap);
       if (!buf)
@@ -37,6 +41,20 @@ static void put_hex(FILE *fp, const uint8_t *b, size_t n)
 {
    for (size_t i = 0; i < n; i++)
       fprintf(fp, "%02x", b[i]);
+}
+
+/* Four hex digits at s: their value, or -1. */
+static long hex4(const char *s)
+{
+   long v = 0;
+   for (int d = 0; d < 4; d++) {
+      char h = s[d];
+      int x = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      if (x < 0)
+         return -1;
+      v = v * 16 + x;
+   }
+   return v;
 }
 
 /* A JSON string at the start of s[0..n) (blanks around it), unescaped into
@@ -68,26 +86,15 @@ static bool json_string(const char *s, size_t n, char *out, size_t *len)
       }
       if (c != 'u' || i + 4 > n)
          return false;
-      unsigned long cp = 0;
-      for (int d = 0; d < 4; d++) {
-         char h = s[i++];
-         cp = cp * 16 + (unsigned long)(h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                                          : h >= 'A' && h <= 'F' ? h - 'A' + 10 : 99);
-         if (cp > 0xffff)
-            return false;
-      }
+      long cp = hex4(s + i);
+      i += 4;
+      if (cp < 0)
+         return false;
       if (cp >= 0xd800 && cp < 0xdc00) { /* a surrogate pair */
-         unsigned long lo = 0;
          if (i + 6 > n || s[i] != '\\' || s[i + 1] != 'u')
             return false;
-         i += 2;
-         for (int d = 0; d < 4; d++) {
-            char h = s[i++];
-            lo = lo * 16 + (unsigned long)(h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                                             : h >= 'A' && h <= 'F' ? h - 'A' + 10 : 99);
-            if (lo > 0xffff)
-               return false;
-         }
+         long lo = hex4(s + i + 2);
+         i += 6;
          if (lo < 0xdc00 || lo > 0xdfff)
             return false;
          cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
@@ -235,7 +242,7 @@ int cmd_as(struct options *o)
       FILE *fp = o->output && strcmp(o->output, "-") ? fopen(o->output, "wb") : stdout;
       if (!fp) {
          fprintf(stderr, "isa: cannot write %s\n", o->output);
-         status = EXIT_USAGE;
+         status = EXIT_INVALID;
       } else {
          if (o->out_hex) {
             put_hex(fp, out.data, out.len);
@@ -245,7 +252,7 @@ int cmd_as(struct options *o)
          }
          if (fp != stdout && fclose(fp) != 0) {
             fprintf(stderr, "isa: cannot write %s\n", o->output);
-            status = EXIT_USAGE;
+            status = EXIT_INVALID;
          }
       }
    }

@@ -91,6 +91,7 @@ struct matcher {
    const char *text;
    size_t len, pos, start;
    unsigned char *unit, *known; /* the unit object, and a byte per byte of it: 1 where a known field is */
+   unsigned char *fresh;        /* the unit as it started (its XML defaults, its alternative's) */
    size_t unit_size;
    unsigned n_frames, frame;
    unsigned n_cons;
@@ -102,6 +103,7 @@ struct matcher {
    /* the longest unit found so far: its text's end, bytes, decoded unit */
    size_t best_end, best_bytes;
    unsigned best_mismatch, mismatch; /* blank runs unlike the text's (blank_mismatches) */
+   size_t best_changed, changed;     /* bytes of the unit object off its start: fields off their defaults */
    unsigned undefined; /* undefined operand cases on the path being read */
    int best_defined;
    size_t unsolved; /* the furthest a unit's text was read to with no encoding printing it */
@@ -137,7 +139,7 @@ static void skip_blank(struct matcher *m, int expect, int lines)
       char c = m->text[m->pos];
       if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || (c == '\n' && lines)) {
          m->pos++;
-      } else if ((c == '#' || c == ';') && c != expect) {
+      } else if ((c == '#' || c == ';') && c != expect && lines) {
          while (m->pos < m->len && m->text[m->pos] != '\n')
             m->pos++;
       } else {
@@ -234,7 +236,7 @@ static size_t read_number(const struct matcher *m, unsigned f, size_t most, int6
       base = 2;
    uint64_t u = 0;
    size_t digits = 0;
-   while (p < m->len && digits < most) {
+   while (p < m->len && digits < most && digits <= 64) {
       unsigned d = (unsigned)digit_value(m->text[p]);
       if (d >= base)
          break;
@@ -472,7 +474,7 @@ static int solve(struct matcher *m, const struct side *s, int64_t want)
    if (s->kind == SIDE_PARAM)
       return assign(m, -1 - s->id, s->frame, want) ? DONE : FAIL;
    const struct isa_asm_expr *e = expr_of(m, s);
-   if (!((e->proposes >> which) & 1) || m->t->free[e->first + which])
+   if (which >= 32 || !((e->proposes >> which) & 1) || m->t->free[e->first + which])
       return WAIT; /* no guess, or one that needs trying (close_from) */
    const struct frame *f = &m->frames[s->frame];
    int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, 0);
@@ -647,10 +649,11 @@ struct cont {
    const uint32_t *seq;
    unsigned n;
    unsigned frame;
-   const struct isa_asm_goal *list;
-   unsigned item;
-   int first;
-   size_t mark;
+   const struct isa_asm_goal *list; /* K_NONEMPTY, K_EMPTY: the {list}; K_FOR: the {for} */
+   unsigned item;                   /* the list's next item */
+   int first;                       /* no item of the list printed yet */
+   size_t mark;                     /* where the item at hand started */
+   int64_t i, end;                  /* K_FOR: the next value of the loop variable, and the bound */
    const struct cont *next;
 };
 
@@ -669,7 +672,7 @@ static int resume(struct matcher *m, const struct cont *k)
    case K_STOP:
       return 1;
    case K_FOR:
-      return for_iter(m, k->list, (int64_t)k->item, (int64_t)k->mark, k->frame, k->next);
+      return for_iter(m, k->list, k->i, k->end, k->frame, k->next);
    case K_SEQ:
       m->frame = k->frame;
       return run(m, k->seq, k->n, k->next);
@@ -695,7 +698,7 @@ static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i
    const uint32_t *item = &m->t->kids[g->first + i];
    struct saved s = save(m);
    if (first || match_text(m, g->text, g->len)) {
-      struct cont printed = {K_NONEMPTY, 0, 0, m->frame, g, i + 1, 0, m->pos, k};
+      struct cont printed = {K_NONEMPTY, 0, 0, m->frame, g, i + 1, 0, m->pos, 0, 0, k};
       if (run(m, item, 1, &printed))
          return 1;
    } else {
@@ -704,7 +707,7 @@ static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i
    restore(m, &s);
    if (m->overflow)
       return 0;
-   struct cont nothing = {K_EMPTY, 0, 0, m->frame, g, i + 1, first, m->pos, k};
+   struct cont nothing = {K_EMPTY, 0, 0, m->frame, g, i + 1, first, m->pos, 0, 0, k};
    if (run(m, item, 1, &nothing))
       return 1;
    restore(m, &s);
@@ -746,7 +749,7 @@ static int for_iter(struct matcher *m, const struct isa_asm_goal *g, int64_t i, 
       if (!add_con(m, (struct con){.a = mine, .b = theirs}))
          return 0;
    }
-   struct cont next = {K_FOR, 0, 0, base, g, (unsigned)(i + 1), 0, (size_t)end, k};
+   struct cont next = {K_FOR, 0, 0, base, g, 0, 0, 0, i + 1, end, k};
    uint32_t body = (uint32_t)g->a;
    m->frame = f;
    return run(m, &body, 1, &next);
@@ -764,7 +767,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       return resume(m, k);
    const struct isa_asm *t = m->t;
    const struct isa_asm_goal *g = &t->goals[seq[0]];
-   struct cont rest = {K_SEQ, seq + 1, n - 1, m->frame, 0, 0, 0, 0, k};
+   struct cont rest = {K_SEQ, seq + 1, n - 1, m->frame, 0, 0, 0, 0, 0, 0, k};
    struct saved s = save(m);
    switch (g->kind) {
    case ISA_ASM_LIT:
@@ -854,7 +857,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       m->pos = at;
       for (uint32_t i = 0; i < g->n; i++) {
          const struct isa_asm_goal *kid = &t->goals[t->kids[g->first + i]];
-         if (kid->lead && (char)kid->lead != next && !(next == '#' || next == ';')) {
+         if (kid->lead && (char)kid->lead != next) {
             const struct isa_asm_goal *lit = &t->goals[kid->head];
             size_t here = m->pos;
             skip_blank(m, 0, 0);
@@ -923,6 +926,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       if (g->a) {
          m->spec->unit->set_variant(m->unit, (unsigned)g->a);
          memset(m->known, 0, m->unit_size);
+         memcpy(m->fresh, m->unit, m->unit_size);
       }
       m->frames[m->frame].scope = g->offset;
       m->fewest = (size_t)g->c;
@@ -940,9 +944,11 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          break;
       int64_t from = value_of(m, &lo);
       unsigned base = m->frame;
+      if (from < INT64_MIN / 2 || from > INT64_MAX / 2)
+         break; /* no loop runs from there (and from + MAX_LOOP must not overflow) */
       if (!unknowns(m, &hi, &w)) {
          int64_t to = value_of(m, &hi);
-         if (to - from <= MAX_LOOP && for_iter(m, g, from, to, base, &rest))
+         if (to <= from + MAX_LOOP && for_iter(m, g, from, to, base, &rest))
             return 1;
          break;
       }
@@ -975,9 +981,12 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             break;
          }
          int defined = m->undefined == 0;
+         /* ... and at last the one with fewer fields off their defaults */
+         int same = m->mismatch == m->best_mismatch && defined == m->best_defined;
          if (m->pos > m->best_end || m->mismatch < m->best_mismatch ||
-             (m->mismatch == m->best_mismatch && defined > m->best_defined) ||
-             (m->mismatch == m->best_mismatch && defined == m->best_defined && m->unit_bytes < m->best_bytes)) {
+             (m->mismatch == m->best_mismatch && defined > m->best_defined) || (same && m->unit_bytes < m->best_bytes) ||
+             (same && m->unit_bytes == m->best_bytes && m->changed < m->best_changed)) {
+            m->best_changed = m->changed;
             m->best_end = m->pos;
             m->best_mismatch = m->mismatch;
             m->best_defined = defined;
@@ -1110,6 +1119,9 @@ static int verify(struct matcher *m)
       return 0;
    m->unit_bytes = nbytes;
    m->mismatch = blank_mismatches(m->printed, n, m->text, m->start, m->pos, m->len);
+   m->changed = 0;
+   for (size_t i = 0; i < m->unit_size; i++)
+      m->changed += m->unit[i] != m->fresh[i];
    return 1;
 }
 
@@ -1189,7 +1201,7 @@ static int lossy(const struct matcher *m, const struct con *c, const struct side
       return 0;
    const struct isa_asm_expr *e = expr_of(m, *s);
    uint8_t free = m->t->free[e->first + *which];
-   return ((e->proposes >> *which) & 1) && free > 0;
+   return *which < 32 && ((e->proposes >> *which) & 1) && free > 0;
 }
 
 /* The waiting equations: first those whose guess drops bits, with each
@@ -1427,7 +1439,7 @@ static void report_expected(struct matcher *m, struct diags *ds)
       report(ds, m->start, "too many ways to read this unit: simplify it, or give it in the form isa dis prints");
    else if (m->unsolved && m->unsolved + 1 >= e->pos && !e->range[0])
       report(ds, m->start, "no encoding prints this text: its values contradict each other or the fields they go "
-                           "into (read to column %u)", column_of(m->text, m->unsolved));
+                           "into (read to column %u)", ds->n < ds->max ? column_of(m->text, m->unsolved) : 0);
    else
       report(ds, at, "expected %s; found %s", what, found);
 }
@@ -1462,6 +1474,7 @@ static int keep_unit(struct units *u, const void *obj)
 static void start_unit(struct matcher *m)
 {
    m->t->init(m->unit);
+   memcpy(m->fresh, m->unit, m->unit_size);
    memset(m->known, 0, m->unit_size);
    m->n_frames = 1;
    m->frame = 0;
@@ -1485,7 +1498,7 @@ static size_t next_offset(struct matcher *m, uint64_t offset)
    size_t line = m->pos;
    for (size_t n = 1; n <= m->spec->max_unit_bytes && !found && line < m->len; n++) {
       uint32_t g = (uint32_t)m->t->prefix;
-      struct cont stop = {K_STOP, 0, 0, 0, 0, 0, 0, 0, 0};
+      struct cont stop = {K_STOP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
       m->pos = line;
       m->ctx.offset = offset + n;
       m->ctx.listing = 1;
@@ -1505,6 +1518,7 @@ static int match_unit(struct matcher *m)
    m->start = m->pos;
    m->best_end = m->pos;
    m->best_mismatch = UINT_MAX;
+   m->best_changed = SIZE_MAX;
    m->unsolved = 0;
    uint32_t root = m->t->unit;
    run(m, &root, 1, NULL);
@@ -1556,8 +1570,9 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
    m->unit = (unsigned char *)calloc(1, usz);
    m->known = (unsigned char *)calloc(1, usz);
    m->decoded = calloc(3, usz);
+   m->fresh = (unsigned char *)calloc(1, usz);
    m->bytes = (uint8_t *)calloc(1, m->bytes_cap);
-   if (!m->unit || !m->known || !m->decoded || !m->bytes) {
+   if (!m->unit || !m->known || !m->decoded || !m->bytes || !m->fresh) {
       status = ISA_ERR_LIMIT;
       goto out;
    }
@@ -1590,7 +1605,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          uint32_t g = (uint32_t)m->t->prefix;
          m->ctx.listing = 1;
          start_unit(m);
-         struct cont stop = {K_STOP, 0, 0, 0, 0, 0, 0, 0, 0};
+         struct cont stop = {K_STOP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
          int got = run(m, &g, 1, &stop);
          if (listing < 0)
             listing = got;
@@ -1625,7 +1640,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          }
       }
       m->ctx.listing = listing > 0;
-      m->exp.pos = 0;
+      memset(&m->exp, 0, sizeof m->exp); /* nothing the prefix's tries expected */
       /* a listing's "<disassembly failed>": bytes that decode as nothing, but which ones the text does not say */
       size_t failed_len = spec->failed_text ? strlen(spec->failed_text) : 0;
       if (failed_len && spec->resync_bits && m->len - m->pos >= failed_len &&
@@ -1651,6 +1666,8 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          continue;
       }
       if (matched) {
+         /* what this unit's tries expected furthest (before next_offset's tries) */
+         prev_exp = m->exp;
          /* in a listing, the next unit's offset says how long this one is
           * (AGX's long form of a value the short one holds) */
          size_t next = listing > 0 ? next_offset(m, offset) : 0;
@@ -1676,7 +1693,6 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          memcpy(prev, m->best, usz);
          offset += m->unit_bytes;
          index++;
-         prev_exp = m->exp;
          prev_end = m->pos;
          prev_ok = 1;
          recovering = 0;
@@ -1685,10 +1701,11 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
       prev_ok = 0;
       if (!(recovering && at_start)) {
          report_expected(m, &ds);
-         /* the failed text counts as a unit; after it, lines where no unit
-          * starts are its own (a unit of several lines) and pass unsaid */
+         /* the failed text counts as a unit; after it, in a spec whose
+          * units span lines, lines where no unit starts are its own and
+          * pass unsaid */
          index++;
-         recovering = 1;
+         recovering = m->t->multiline;
       }
       m->pos = m->exp.pos > m->start ? m->exp.pos : m->start;
       skip_line(m);
@@ -1714,6 +1731,7 @@ out:
    if (m) {
       free(m->unit);
       free(m->known);
+      free(m->fresh);
       free(m->decoded);
       free(m->bytes);
       free(m);
@@ -1760,13 +1778,15 @@ static int dump_value(const struct isa_field_desc *fd, const char *s, size_t n, 
    }
    char *end = NULL;
    errno = 0;
+   const char *digits = buf;
    if (buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
-      *v = (int64_t)strtoull(buf + 2, &end, 2);
+      *v = (int64_t)strtoull(digits = buf + 2, &end, 2);
    else if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
-      *v = (int64_t)strtoull(buf + 2, &end, 16);
+      *v = (int64_t)strtoull(digits = buf + 2, &end, 16);
    else
       *v = (int64_t)strtoll(buf, &end, 10);
-   return end && *end == 0 && errno == 0 && end != buf;
+   /* digits after a 0x or 0b, and no sign after one */
+   return end && *end == 0 && errno == 0 && end != digits && (digits == buf || isxdigit((unsigned char)*digits));
 }
 
 static int blank(char c)
@@ -1833,6 +1853,17 @@ static int read_dump(const struct isa_spec *spec, const char *text, size_t len, 
       size_t p = pos;
       while (p < stop && blank(text[p]))
          p++;
+      /* isa dis's line for a header with every field zero */
+      static const char all_zero[] = "(all fields zero)";
+      size_t z = p + sizeof all_zero - 1;
+      if (z <= stop && !memcmp(text + p, all_zero, sizeof all_zero - 1)) {
+         while (z < stop && blank(text[z]))
+            z++;
+         if (z == stop) {
+            pos = end + 1;
+            continue;
+         }
+      }
       size_t q = p;
       while (q < stop && !blank(text[q]) && text[q] != ':')
          q++;
@@ -1847,8 +1878,6 @@ static int read_dump(const struct isa_spec *spec, const char *text, size_t len, 
          row[q - p] = 0;
          p = q + 1;
       }
-      if (strcmp(row, "(all fields zero)") == 0)
-         row[0] = 0;
       for (;;) {
          while (p < stop && blank(text[p]))
             p++;
@@ -1857,9 +1886,7 @@ static int read_dump(const struct isa_spec *spec, const char *text, size_t len, 
          q = p;
          while (q < stop && !blank(text[q]))
             q++;
-         if (!(q - p == 17 && !memcmp(text + p, "(all fields zero)", 17)) &&
-             !(q - p == 6 && !memcmp(text + p, "(all ", 5)))
-            dump_token(spec, obj, row, text, p, q - p, ds);
+         dump_token(spec, obj, row, text, p, q - p, ds);
          p = q;
       }
       pos = end + 1;

@@ -37,6 +37,7 @@ What nothing can invert is reported (`unsupported`), with its location, so
 `isagen lint --asm` can say which template cannot be assembled.
 """
 
+import re
 from dataclasses import dataclass, field as dc_field
 
 from .. import expr as X
@@ -122,6 +123,11 @@ class AsmTables:
         self.unit_type, self.unit_kind = unit, getattr(unit, "kind", None)
         self.dump = isinstance(unit, Struct) and not any(d for _, d in display_chains(unit))
         try:
+            stream = self.spec.stream
+            if stream is not None and (stream.derives or stream.states):
+                raise self.fail(stream, "a stream with <derive>s or <state>s is not assembled yet")
+            if isinstance(unit, Choice) and any(a.first for a in unit.alts):
+                raise self.fail(unit, "a program's first unit chosen by its place is not assembled yet")
             if self.dump:
                 self.root = 0   # read through the reflection tables (asm.c: read_dump)
             else:
@@ -362,6 +368,8 @@ class AsmTables:
                 return self.add(Goal("NUM", a=e, b=NUM["BIN_0B"]))
             return self.add(Goal("NUM", a=e, b=NUM["DEC"]))
         conv = fmt[-1]
+        if not re.fullmatch(r"0?[0-9]*", fmt[:-1]):
+            raise self.fail(node, f"the format :{fmt} is not assembled yet (only widths and zero padding)")
         if conv in "di":
             return self.add(Goal("NUM", a=e, b=NUM["DEC"]))
         if conv in "uxXob":
@@ -371,7 +379,6 @@ class AsmTables:
     def real(self, p, node, field, scope, operand):
         """A REAL goal for a substitution printing a floating-point value
         (as printer.format_calls prints it), else None."""
-        import re
         fmt = p.fmt
         half = field is not None and field.type.kind == "float16"
         if field is not None and field.type.kind in ("fixed", "sfixed"):
@@ -407,7 +414,7 @@ class AsmTables:
         if o.param_types:
             raise self.fail(where, f"operand {o.name} takes a struct parameter: not assembled yet")
         arg_exprs = [self.expr(a, scope, operand) for a in args]
-        callee_scope = o.owner if o.owner is not None else None
+        callee_scope = o.owner
         if o.owner is not None and o.owner is not scope:
             raise self.fail(where, f"operand {o.name} is called from another struct")
         outer, self.loops = self.loops, ()
@@ -504,12 +511,16 @@ class AsmTables:
                     raise self.fail(node, "a let of a nested struct")
                 self.reads_of(ref.let.value, scope, operand, out)
                 return
-            elif isinstance(ref, (R.FixedValue, R.ContextValue, R.OptionValue)):
+            elif isinstance(ref, (R.FixedValue, R.OptionValue)):
+                return
+            elif isinstance(ref, R.ContextValue):
+                # known while a unit is matched: its place; not its size,
+                # whether it is the last, or the program's size
+                if ref.name not in ("offset", "index", "listing"):
+                    raise self.fail(node, f"${ref.name} is not assembled yet (known only once the program is)")
                 return
             elif isinstance(ref, R.StateValue):
-                if ref.index is not None:
-                    self.reads_of(ref.index, scope, operand, out)
-                return
+                raise self.fail(node, f"the <state> ${ref.state.name} is not assembled yet")
             else:
                 raise self.fail(node, f"{type(ref).__name__} values are not assembled yet")
             if k not in out:
@@ -664,6 +675,7 @@ def propose(node, read, tables, scope, operand, want, env, loss):
             return again(h, want)
     if isinstance(node, X.Call) and h is node.args[0]:
         if node.fn == "sext":
+            loss.add(LOSSY)  # the bits above the width may be anything: a guess, then the search
             return again(h, E.Call("isa_x_bits", [want, E.Atom("0"), c(node.args[1])]))
         if node.fn == "bits":
             loss.add(LOSSY)
