@@ -190,7 +190,9 @@ static int match_text(struct matcher *m, const char *s, size_t n)
             return 0;
          continue;
       }
-      if (m->pos < m->len && isspace((unsigned char)m->text[m->pos]))
+      /* blanks the template does not have: between tokens, not inside a word */
+      if (m->pos < m->len && isspace((unsigned char)m->text[m->pos]) &&
+          !(m->pos > 0 && is_word(m->text[m->pos - 1]) && is_word(s[i])))
          skip_blank(m, s[i], 0);
       if (m->pos >= m->len || m->text[m->pos] != s[i])
          return 0;
