@@ -1673,14 +1673,13 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          /* in a listing, the next unit's offset says how long this one is
           * (AGX's long form of a value the short one holds) */
          size_t next = listing > 0 ? next_offset(m, offset) : 0;
-         if (next && next != m->unit_bytes) {
+         unsigned char *keep = next && next != m->unit_bytes ? (unsigned char *)malloc(usz) : NULL;
+         if (keep) {
             size_t end = m->pos, bytes = m->unit_bytes;
-            unsigned char *keep = (unsigned char *)malloc(usz);
-            if (keep)
-               memcpy(keep, m->best, usz);
+            memcpy(keep, m->best, usz);
             m->pos = unit_start;
             m->require = next;
-            if (!match_unit(m) && keep) {
+            if (!match_unit(m)) { /* no unit of that length: the one found stands */
                m->pos = end;
                m->unit_bytes = bytes;
                memcpy(m->best, keep, usz);

@@ -20,10 +20,11 @@
  *     promises for each unit, here checked independently of it; for a spec
  *     whose unit prints with the default display (NAME=VALUE rows, read in
  *     any order), that text reads back as the same bytes;
- *   - blanks and comments do not change the bytes: the text with a comment
- *     line after it, and with every blank doubled, gives the same ones
- *     (FUZZ_ASM_LAYOUT=0 in the environment skips this, to look past a
- *     known failure of it).
+ *   - comments do not change the bytes of a text printed as isa dis prints
+ *     it, and blanks do not change what they print: with a comment line
+ *     after it the same bytes, with every blank doubled bytes that print
+ *     the same text (FUZZ_ASM_LAYOUT=0 in the environment skips this, to
+ *     look past a known failure of it).
  * Texts over MAX_TEXT bytes are left alone: each unit may take the matcher
  * many steps.
  */
@@ -202,6 +203,15 @@ static void check_layout(const struct isa_spec *spec, const uint8_t *bytes, size
          }
       }
       int r = isa_assemble(spec, other, k, NULL, again, sizeof again, &size, &d, 1, &nd);
+      /* other blanks may choose another encoding of the same text (where
+       * a blank is itself a unit's trace, Lima GP's lone tab, and no
+       * encoding prints the doubled ones exactly): then the same text */
+      if (how == 1 && r == ISA_OK && !spec->assembler->dump && (size != n || memcmp(again, bytes, n))) {
+         static char p1[BIG_CAP], p2[BIG_CAP];
+         size_t n1 = print_program(spec, bytes, n, 0, p1, sizeof p1), n2 = print_program(spec, again, size, 0, p2, sizeof p2);
+         if (n1 != (size_t)-1 && n2 != (size_t)-1 && same_but_blanks(p1, n1, p2, n2))
+            continue;
+      }
       if (r != ISA_OK || size != n || memcmp(again, bytes, n)) {
          fprintf(stderr, "fuzz-asm: the bytes (%zu):", n);
          for (size_t i = 0; i < n; i++)
@@ -278,10 +288,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    /* what the assembler accepted prints as the text */
    if (r == ISA_OK && out == 0 && !same_but_blanks("", 0, text, len))
       fail(name, text, len, "a text that is not all blanks and comments accepted as no bytes%s", "");
+   int exact = 0; /* the text is what isa dis prints for its bytes, blank for blank */
    if (r == ISA_OK && out > 0 && spec->assembler->dump)
       check_dump(spec, buf, out, text, len, printed, sizeof printed);
    else if (r == ISA_OK && out > 0) {
       size_t n0 = print_program(spec, buf, out, 0, printed, sizeof printed);
+      exact = n0 != (size_t)-1 && (n0 == len || (n0 == len + 1 && printed[len] == '\n')) && !memcmp(printed, text, len);
       if (n0 == (size_t)-1)
          fail(name, text, len, "the bytes of an accepted text do not decode as a program%s", "");
       if (!same_but_blanks(printed, n0, text, len)) {
@@ -296,7 +308,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          }
       }
    }
-   if (r == ISA_OK && cap == BIG_CAP && layout_check)
+   /* blanks are free only around a text printed as isa dis prints it: in one
+    * with other blanks, a blank may be the only trace of a unit (Lima GP's
+    * lone tab of an unused complex unit), so other blanks may read otherwise */
+   if (r == ISA_OK && cap == BIG_CAP && layout_check && (exact || spec->assembler->dump))
       check_layout(spec, buf, out, text, len);
    free(text);
    return 0;
