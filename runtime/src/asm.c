@@ -1452,24 +1452,50 @@ static void skip_line(struct matcher *m)
       m->pos++;
 }
 
+/* The units assembled, and where each starts (a listing may skip zero
+ * words between them). */
 struct units {
    unsigned char *v;
+   uint64_t *at;
    size_t n, cap, size;
 };
 
-static int keep_unit(struct units *u, const void *obj)
+static int keep_unit(struct units *u, const void *obj, uint64_t at)
 {
    if (u->n == u->cap) {
       size_t cap = u->cap ? u->cap * 2 : 16;
       unsigned char *v = (unsigned char *)realloc(u->v, cap * u->size);
-      if (!v)
+      if (v)
+         u->v = v;
+      uint64_t *a = (uint64_t *)realloc(u->at, cap * sizeof *a);
+      if (a)
+         u->at = a;
+      if (!v || !a)
          return 0;
-      u->v = v;
       u->cap = cap;
    }
    memcpy(u->v + u->n * u->size, obj, u->size);
+   u->at[u->n] = at;
    u->n++;
    return 1;
+}
+
+/* A listing's units at their offsets, zeros between them (the zero words
+ * isa dis skipped): each encoded as its checked encoder does. */
+static int encode_at_offsets(const struct isa_spec *spec, const struct units *u, uint64_t end, uint8_t *buf,
+                             size_t cap, size_t *size, struct isa_error *err)
+{
+   if (end > cap)
+      return isa_fail(err, ISA_ERR_NOSPACE, spec->unit->name, 0, "the output buffer is too small");
+   memset(buf, 0, (size_t)end);
+   for (size_t i = 0; i < u->n; i++) {
+      size_t bits = 0;
+      int r = spec->unit->encode(u->v + i * u->size, buf, (size_t)end, (size_t)u->at[i] * 8, &bits, err);
+      if (r != ISA_OK)
+         return r;
+   }
+   *size = (size_t)end;
+   return ISA_OK;
 }
 
 /* A fresh unit, nothing known of it. */
@@ -1560,7 +1586,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
    if (m)
       memset(m, 0, offsetof(struct matcher, frames));
    size_t usz = spec->unit->c_size;
-   struct units units = {0, 0, 0, usz};
+   struct units units = {0, 0, 0, 0, usz};
    if (!m)
       return ISA_ERR_LIMIT;
    m->spec = spec;
@@ -1582,6 +1608,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
    m->best = (unsigned char *)m->decoded + 2 * usz;
    uint64_t offset = 0, index = 0;
    int listing = -1;
+   int gaps = 0; /* a listing skipped zero words between units */
    /* after an error: lines where no unit starts are skipped unsaid */
    int recovering = 0;
    /* the unit before: what was expected furthest into the text, where it ended */
@@ -1618,8 +1645,8 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
                /* the prefix of another offset: say so (unless this follows
                 * an error, which left the offset unknown), and go on from
                 * the offset the text gives */
-               size_t d = 0;
-               for (size_t n = 1; n <= 4 * (size_t)spec->max_unit_bytes && !d; n++) {
+               size_t d = 0, reach = spec->skip_zero_bits ? 4096 : 4 * (size_t)spec->max_unit_bytes;
+               for (size_t n = 1; n <= reach && !d; n++) {
                   m->pos = at;
                   m->ctx.offset = offset + n;
                   start_unit(m);
@@ -1628,11 +1655,15 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
                }
                m->pos = at;
                m->ctx.offset = offset;
-               if (!recovering)
+               /* zero words isa dis skipped: as many as its stream says it skips */
+               int skipped = d && spec->skip_zero_bits && spec->skip_unit_bits && d * 8 >= spec->skip_zero_bits &&
+                             (d * 8) % spec->skip_unit_bits == 0;
+               if (!recovering && !skipped)
                   report(&ds, at, "expected this unit's offset prefix, as isa dis --offsets prints it (the unit "
                          "starts at byte %llu, 0x%llx)", (unsigned long long)offset, (unsigned long long)offset);
                recovering = 0;
                if (d) {
+                  gaps |= skipped;
                   offset += d;
                   continue;
                }
@@ -1687,7 +1718,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
             m->require = 0;
             free(keep);
          }
-         if (!keep_unit(&units, m->best)) {
+         if (!keep_unit(&units, m->best, offset)) {
             status = ISA_ERR_LIMIT;
             goto out;
          }
@@ -1718,7 +1749,8 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
    if (units.n) {
       struct isa_error err;
       isa_error_clear(&err);
-      status = isa_encode_program(spec, units.v, units.n, buf, cap, size, &err);
+      status = gaps ? encode_at_offsets(spec, &units, offset, buf, cap, size, &err)
+                    : isa_encode_program(spec, units.v, units.n, buf, cap, size, &err);
       if (status != ISA_OK) {
          char msg[160];
          isa_error_format(&err, msg, sizeof msg);
@@ -1729,6 +1761,7 @@ out:
    if (n_diags)
       *n_diags = ds.n;
    free(units.v);
+   free(units.at);
    if (m) {
       free(m->unit);
       free(m->known);

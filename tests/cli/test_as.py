@@ -235,6 +235,21 @@ class Agx(Scratch):
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(out.decode(), hexstr.replace(AGX_LONG_R0H, AGX_EXACT[0][1]) + "\n")
 
+    def test_a_listing_with_skipped_zero_words_keeps_them(self):
+        # isa dis skips the zero words between two instructions (where 32
+        # zero bits start); assembled, the gap is zeros again
+        hexstr = AGX_EXACT[0][1] + "00000000" + "0000" + AGX_EXACT[0][1]
+        listing = dis("agx-g13", hexstr, "--offsets")
+        self.assertEqual(listing.splitlines()[1][:3], "a: ", listing)
+        code, out, err = run("as", "--isa", "agx-g13", "--hex", "-", stdin=listing.encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out.decode(), hexstr + "\n")
+        # an odd gap is no unit's length, nor zero words isa dis skips: the offset is wrong
+        code, out, err = run("as", "--isa", "agx-g13", "--hex", "-",
+                             stdin=listing.replace("a: ", "5: ").encode())
+        self.assertEqual(code, 1)
+        self.assertIn("expected this unit's offset prefix", err)
+
     def test_a_listing_keeps_the_lengths_its_offsets_say(self):
         # dfdx r19, r6l.abs, 6-byte form in the corpus where 4 bytes would do;
         # bits its text does not show differ, so the listing is what must agree
