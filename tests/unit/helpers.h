@@ -10,6 +10,25 @@
 
 #include "isagen/isagen.h"
 
+/* Spec options given as "gpu=t760,..." (a corpus entry's) into options[],
+ * as isa dis --gpu t760 sets them; 0 when one is not NAME=VALUE of the
+ * spec. */
+static inline int options_from(const struct isa_spec *spec, const char *text, int64_t *options)
+{
+   char buf[128], *save = NULL;
+   isa_options_init(spec, options);
+   snprintf(buf, sizeof buf, "%s", text);
+   for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+      char *eq = strchr(kv, '=');
+      if (!eq)
+         return 0;
+      *eq = '\0';
+      if (isa_option_set(spec, options, kv, eq + 1) != ISA_OK)
+         return 0;
+   }
+   return 1;
+}
+
 /* Hex text to bytes; returns the byte count. */
 static inline size_t hex_bytes(const char *hex, uint8_t *out, size_t cap)
 {

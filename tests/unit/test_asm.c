@@ -34,17 +34,9 @@ static const char *not_assembled(const struct isa_spec *spec, const struct corpu
 
 static const int64_t *options_of(const struct isa_spec *spec, const struct corpus_entry *e, int64_t *options)
 {
-   char buf[128], *save = NULL;
    if (!e->options)
       return NULL;
-   isa_options_init(spec, options);
-   snprintf(buf, sizeof buf, "%s", e->options);
-   for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-      char *eq = strchr(kv, '=');
-      cr_assert(eq);
-      *eq = '\0';
-      cr_assert_eq(isa_option_set(spec, options, kv, eq + 1), ISA_OK);
-   }
+   cr_assert(options_from(spec, e->options, options), "%s: %s has options %s", e->id, spec->name, e->options);
    return options;
 }
 

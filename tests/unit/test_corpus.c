@@ -160,18 +160,9 @@ static int deviation(const struct corpus *c, const struct corpus_entry *e, char 
 /* The entry's spec options ("gpu=t760,...") in options[], as isa dis --gpu t760 sets them. */
 static const int64_t *entry_options(const struct isa_spec *spec, const struct corpus_entry *e, int64_t *options)
 {
-   char buf[128], *save = NULL;
    if (!e->options)
       return NULL;
-   isa_options_init(spec, options);
-   snprintf(buf, sizeof buf, "%s", e->options);
-   for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-      char *eq = strchr(kv, '=');
-      cr_assert(eq, "%s: option %s", e->id, kv);
-      *eq = '\0';
-      cr_assert_eq(isa_option_set(spec, options, kv, eq + 1), ISA_OK, "%s: %s has option %s=%s", e->id, spec->name,
-                   kv, eq + 1);
-   }
+   cr_assert(options_from(spec, e->options, options), "%s: %s has options %s", e->id, spec->name, e->options);
    return options;
 }
 
