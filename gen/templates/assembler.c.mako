@@ -149,8 +149,39 @@ static void ${P}_asm_init(void *unit)
    ${n.fn(a.unit_type, 'init')}((${n.sname(a.unit_type)} *)unit);
 % else:
    memset(unit, 0, sizeof(${n.sname(a.unit_type)}));
+%   for path, st in a.item_structs():
+   ${n.fn(st, 'init')}(&((${n.sname(a.unit_type)} *)unit)->${path});
+%   endfor
 % endif
 }
+% if a.overlays:
+
+/* An overlay struct's views share its bits: the text may have set fields
+ * of several; what they say together is the OR of each view's bits, read
+ * back through every view (a view the text did not touch adds zeros). */
+%   for k, (path, st) in enumerate(a.overlays):
+static void ${P}_asm_merge${k}(${n.sname(st)} *v)
+{
+   uint32_t image[${st.words}] = {0}, w[${st.words}];
+   ${n.sname(st)} view = *v;
+   for (unsigned k = 1; k <= ${len(st.variants)}u; k++) {
+      view.variant = (uint16_t)k;
+      ${n.fn(st, 'pack_words')}(&view, w);
+      for (unsigned i = 0; i < ${st.words}u; i++)
+         image[i] |= w[i];
+   }
+   (void)${n.fn(st, 'unpack_words')}(image, v);
+}
+
+%   endfor
+static void ${P}_asm_merge(void *unit)
+{
+   ${n.sname(a.unit_type)} *u = (${n.sname(a.unit_type)} *)unit;
+%   for k, (path, st) in enumerate(a.overlays):
+   ${P}_asm_merge${k}(&u->${path});
+%   endfor
+}
+% endif
 
 static const struct isa_asm ${P}_asm = {
    ${P}_asm_goals,
@@ -166,5 +197,7 @@ static const struct isa_asm ${P}_asm = {
    ${1 if a.line_units else 0},
    ${a.root},
    ${a.prefix if a.prefix is not None else -1},
+   ${(P + '_asm_merge') if a.overlays else '0'},
+   ${a.max_bytes},
 };
 % endif

@@ -22,7 +22,7 @@ static int assemble(const struct options *o, const char *text, size_t len, struc
    size_t lines = 1;
    for (size_t i = 0; i < len; i++)
       lines += text[i] == '\n';
-   size_t cap = 4096 + lines * (o->spec->max_unit_bytes + 8), size = 0;
+   size_t cap = 4096 + lines * ((o->spec->assembler ? o->spec->assembler->max_bytes : 0) + 8), size = 0;
    for (;;) {
       uint8_t *buf = (uint8_t *)realloc(out->data, cap);
       if (!buf)

@@ -114,6 +114,7 @@ struct matcher {
    uint8_t *bytes;
    size_t bytes_cap, unit_bytes;
    void *decoded;
+   void *merged; /* the unit with its overlays' views made one (isa_asm.merge) */
    /* the tables, filled as they are used (only `tried` starts zeroed) */
    unsigned char tried[MAX_CONS]; /* close_from: the equation's one guess failed, search instead */
    struct frame frames[MAX_FRAMES];
@@ -529,7 +530,18 @@ static int try_con(struct matcher *m, struct con *c)
 {
    unsigned w;
    if (c->check == CON_TEXT) {
-      if (unknowns(m, &c->a, &w))
+      unsigned n = unknowns(m, &c->a, &w);
+      if (n == 1 && (c->truth == ISA_ASM_HALF_F || c->truth == ISA_ASM_HALF_G) && c->len < 64) {
+         /* a half: the one nearest the number is the guess */
+         char num[64];
+         memcpy(num, m->text + c->at, c->len);
+         num[c->len] = 0;
+         int r = solve(m, &c->a, (int64_t)isa_double_to_half(strtod(num, NULL)));
+         if (r != DONE)
+            return r;
+         n = 0;
+      }
+      if (n)
          return WAIT;
       return prints_as(m, c) ? DONE : FAIL;
    }
@@ -645,11 +657,12 @@ static void restore(struct matcher *m, const struct saved *s)
    m->undefined = s->undefined;
 }
 
-enum cont_kind { K_SEQ, K_NONEMPTY, K_EMPTY, K_STOP, K_FOR };
+enum cont_kind { K_SEQ, K_NONEMPTY, K_EMPTY, K_STOP, K_FOR, K_ITEM };
 
 /* What comes after the goals at hand: the rest of a sequence (in its
  * frame), or the next item of a list once the item at hand printed
- * something (K_NONEMPTY) or nothing (K_EMPTY). */
+ * something (K_NONEMPTY) or nothing (K_EMPTY), or whatever it printed
+ * (K_ITEM: an item with a condition). */
 struct cont {
    uint8_t kind;
    const uint32_t *seq;
@@ -682,6 +695,9 @@ static int resume(struct matcher *m, const struct cont *k)
    case K_SEQ:
       m->frame = k->frame;
       return run(m, k->seq, k->n, k->next);
+   case K_ITEM:
+      m->frame = k->frame;
+      return list_item(m, k->list, k->item, k->first, k->next);
    case K_NONEMPTY:
       if (m->pos == k->mark)
          return 0;
@@ -703,6 +719,28 @@ static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i
       return resume(m, k);
    const uint32_t *item = &m->t->kids[g->first + i];
    struct saved s = save(m);
+   const struct isa_asm_goal *ig = &m->t->goals[*item];
+   if (ig->kind == ISA_ASM_ITEM) {
+      /* there when its condition holds, whatever it prints */
+      const uint32_t *on = &m->t->kids[ig->first], *off = on + 1, body = (uint32_t)ig->a;
+      struct cont after = {K_SEQ, &body, 1, m->frame, 0, 0, 0, 0, 0, 0, 0};
+      struct cont next = {K_ITEM, 0, 0, m->frame, g, i + 1, 0, 0, 0, 0, k};
+      after.next = &next;
+      if (first || match_text(m, g->text, g->len)) {
+         if (run(m, on, 1, &after))
+            return 1;
+      } else {
+         expect(m, g->text, g->len);
+      }
+      restore(m, &s);
+      if (m->overflow)
+         return 0;
+      struct cont skipped = {K_ITEM, 0, 0, m->frame, g, i + 1, first, 0, 0, 0, k};
+      if (run(m, off, 1, &skipped))
+         return 1;
+      restore(m, &s);
+      return 0;
+   }
    if (first || match_text(m, g->text, g->len)) {
       struct cont printed = {K_NONEMPTY, 0, 0, m->frame, g, i + 1, 0, m->pos, 0, 0, k};
       if (run(m, item, 1, &printed))
@@ -909,7 +947,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       }
       unsigned caller = m->frame, callee = m->n_frames++;
       struct frame *f = &m->frames[callee];
-      f->scope = m->frames[caller].scope;
+      f->scope = m->frames[caller].scope + g->offset;
       f->n_params = (uint16_t)g->b;
       f->known = 0;
       int ok = 1;
@@ -1109,7 +1147,13 @@ static int verify(struct matcher *m)
    struct isa_error err;
    size_t bits = 0, got = 0;
    memset(m->bytes, 0, m->bytes_cap);
-   if (u->encode(m->unit, m->bytes, m->bytes_cap, 0, &bits, &err) != ISA_OK)
+   const void *obj = m->unit;
+   if (m->t->merge) {
+      memcpy(m->merged, m->unit, m->unit_size);
+      m->t->merge(m->merged);
+      obj = m->merged;
+   }
+   if (u->encode(obj, m->bytes, m->bytes_cap, 0, &bits, &err) != ISA_OK)
       return 0;
    size_t nbytes = (bits + 7) / 8;
    if (u->decode(m->bytes, nbytes, 0, m->decoded, &got, &err) != ISA_OK || got != bits)
@@ -1528,7 +1572,7 @@ static size_t next_offset(struct matcher *m, uint64_t offset)
    struct isa_ctx keep = m->ctx;
    skip_blank(m, 0, 1);
    size_t line = m->pos;
-   for (size_t n = 1; n <= m->spec->max_unit_bytes && !found && line < m->len; n++) {
+   for (size_t n = 1; n <= m->t->max_bytes && !found && line < m->len; n++) {
       uint32_t g = (uint32_t)m->t->prefix;
       struct cont stop = {K_STOP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
       m->pos = line;
@@ -1598,10 +1642,10 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
    m->text = text;
    m->len = len;
    m->unit_size = usz;
-   m->bytes_cap = spec->max_unit_bytes + 8;
+   m->bytes_cap = spec->assembler->max_bytes + 8;
    m->unit = (unsigned char *)calloc(1, usz);
    m->known = (unsigned char *)calloc(1, usz);
-   m->decoded = calloc(3, usz);
+   m->decoded = calloc(4, usz);
    m->fresh = (unsigned char *)calloc(1, usz);
    m->bytes = (uint8_t *)calloc(1, m->bytes_cap);
    if (!m->unit || !m->known || !m->decoded || !m->bytes || !m->fresh) {
@@ -1610,6 +1654,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
    }
    void *prev = (unsigned char *)m->decoded + usz;
    m->best = (unsigned char *)m->decoded + 2 * usz;
+   m->merged = (unsigned char *)m->decoded + 3 * usz;
    uint64_t offset = 0, index = 0;
    int listing = -1;
    int gaps = 0; /* a listing skipped zero words between units */
@@ -1649,7 +1694,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
                /* the prefix of another offset: say so (unless this follows
                 * an error, which left the offset unknown), and go on from
                 * the offset the text gives */
-               size_t d = 0, reach = spec->skip_zero_bits ? 4096 : 4 * (size_t)spec->max_unit_bytes;
+               size_t d = 0, reach = spec->skip_zero_bits ? 4096 : 4 * (size_t)spec->assembler->max_bytes;
                for (size_t n = 1; n <= reach && !d; n++) {
                   m->pos = at;
                   m->ctx.offset = offset + n;

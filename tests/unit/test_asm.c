@@ -106,7 +106,7 @@ Test(asm, the_text_of_random_units_assembles_back, .timeout = 600)
       if (!spec->assembler)
          continue;
       void *obj = calloc(1, spec->unit->c_size);
-      size_t ub = spec->max_unit_bytes;
+      size_t ub = spec->assembler->max_bytes;
       for (unsigned k = 0; k < 4000 && done < 500; k++) {
          uint8_t b[256];
          size_t size = 0, got = 0;

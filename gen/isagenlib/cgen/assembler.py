@@ -15,9 +15,14 @@ with backtracking, and compiles every expression a goal names into C:
     CHECK    the branch's condition holds (truth 1) or not (0)
     EQ       expr a == expr b (a condition `x == y`, a parameter's argument)
     CALL     an operand: a new frame of parameters, linked to the caller's
-             argument expressions by EQs, then its cases (an ALT)
+             argument expressions by EQs, then its cases (an ALT); or a
+             nested struct or item printed with its display: a frame with
+             no parameters whose fields are at `offset` in the caller's
     SCOPE    a choice's alternative: select it, and read fields in it
     LIST     {list}: items, each printed with its separator or not at all
+    ITEM     a {list} item with a condition: kids[0] (goals that hold when
+             the condition does), then the separator and goal a; or kids[1]
+             (when it does not) and nothing printed
     END      the unit's text is over
     REAL     a floating-point number; expr a, printed as b says, gives its very text
     UNDEF    the path goes through an undefined operand case: a unit read so is
@@ -43,15 +48,16 @@ from dataclasses import dataclass, field as dc_field
 from .. import expr as X
 from .. import refs as R
 from .. import template as T
-from ..model import Choice, Struct
+from ..model import Choice, Sequence, Struct, max_bits
 from . import cexpr as E
 from .cexpr import Env
 from .cwriter import expr_lines
-from .names import Names
+from .names import Names, has_member
 from .printer import display_chains
 
 # goal kinds: the numbers of enum isa_asm_goal_kind in runtime/include/isagen/asm.h
-KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END", "FOR", "REAL", "UNDEF")
+KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END", "FOR", "REAL", "UNDEF",
+         "ITEM")
 KIND = {k: i + 1 for i, k in enumerate(KINDS)}
 
 # number formats: enum isa_asm_num
@@ -72,15 +78,16 @@ class Goal:
     c: int = 0
     kids: list = dc_field(default_factory=list)
     text: str = ""
-    offset: str = "0"   # SCOPE: C offsetof of the alternative in the unit
+    offset: str = "0"   # SCOPE: C offsetof of the alternative in the unit; CALL: of the nested struct
 
 
 @dataclass
 class Var:
-    """A field the text can set: a scalar member of the struct a display is about."""
-    scope: object       # Struct
-    field: object
-    c_member: str       # member designator: "acc0_src0", "x[2]"
+    """A field the text can set: a scalar member of the struct a display
+    is about (or of a struct, item or overlay view in it)."""
+    scope: object       # Struct or Sequence
+    field: object       # the model Field, or None (an item's presence flag)
+    c_member: str       # member designator: "acc0_src0", "x[2]", "u.imm.dest", "has_varying"
     width: int
     signed: bool
 
@@ -119,13 +126,18 @@ class AsmTables:
         self.loops = ()              # the {for}s being walked: ((name, slot),...)
         self.root = None
         self.prefix = None
+        self.struct_goals = {}       # id(struct): its display's goal (nested structs print the same way)
+        self.overlays = []           # (C member path in the unit, Struct): overlay instances to merge
         unit = self.spec.stream.unit if self.spec.stream is not None else None
         self.unit_type, self.unit_kind = unit, getattr(unit, "kind", None)
+        self.max_bytes = (most_bits(unit) + 7) // 8 if unit is not None else 0
         self.dump = isinstance(unit, Struct) and not any(d for _, d in display_chains(unit))
         try:
             stream = self.spec.stream
-            if stream is not None and (stream.derives or stream.states):
-                raise self.fail(stream, "a stream with <derive>s or <state>s is not assembled yet")
+            # <derive>d fields are the program encoder's to set: a unit's
+            # check prints what it encodes, so text that says otherwise fails
+            if stream is not None and stream.states:
+                raise self.fail(stream, "a stream with <state>s is not assembled yet")
             if isinstance(unit, Choice) and any(a.first for a in unit.alts):
                 raise self.fail(unit, "a program's first unit chosen by its place is not assembled yet")
             if self.dump:
@@ -144,6 +156,15 @@ class AsmTables:
         # units are whole lines: the separator ends a line, or the display does
         sep = self.spec.stream.separator if self.spec.stream is not None else "\n"
         self.line_units = sep.endswith("\n") or (sep == "" and self.multiline)
+
+    def item_structs(self):
+        """(C member, Struct) of a sequence unit's struct items: what its
+        init sets to their XML defaults."""
+        t = self.unit_type
+        if not isinstance(t, Sequence):
+            return []
+        return [(it.name, it.type.target) for it in t.items
+                if it.count is None and isinstance(it.type.target, Struct)]
 
     @property
     def ok(self):
@@ -249,13 +270,21 @@ class AsmTables:
             if not branches:
                 raise self.fail(t, f"no alternative of {t.name} can be assembled")
             return self.alt(branches)
-        if isinstance(t, Struct):
+        if isinstance(t, (Struct, Sequence)):
+            self.overlays = overlay_paths(t)
             return self.seq([self.add(Goal("SCOPE", a=0, c=min_bytes(t))), self.struct_goal(t), 0])
         raise self.fail(t, f"the unit {t.name} is a {t.kind}: the assembler does not read those yet")
 
     def struct_goal(self, s):
+        """The goal of struct (or sequence) s's display; an overlay
+        struct's views are read as the fields they are (asm.c merges them)."""
+        if id(s) not in self.struct_goals:
+            self.struct_goals[id(s)] = self.display_goal(s)
+        return self.struct_goals[id(s)]
+
+    def display_goal(self, s):
         chains = display_chains(s)
-        if len(chains) > 1 or s.variants:
+        if len(chains) > 1 or (isinstance(s, Struct) and s.variants and not s.overlay):
             raise self.fail(s, f"struct {s.name} has variants: the assembler does not read those yet")
         displays = chains[0][1]
         if not displays:
@@ -271,7 +300,7 @@ class AsmTables:
                 branches.append(before + self.assume(d.when, True, s, None) + body)
                 before = before + self.assume(d.when, False, s, None)
         g = [self.alt(branches) if len(branches) > 1 else self.seq(branches[0])]
-        lf = s.length_flag_field
+        lf = getattr(s, "length_flag_field", None)
         if lf is not None:
             # the short form when it holds the text, else the long one (the encoder's own rule)
             e0 = self.const_expr(s, lf)
@@ -298,9 +327,13 @@ class AsmTables:
             elif isinstance(p, T.List):
                 items = []
                 for cond, body in p.items:
-                    if cond is not None:
-                        raise self.fail(p, "a {list} item with a condition")
-                    items.append(self.seq(self.template(body, scope, operand)))
+                    printed = self.seq(self.template(body, scope, operand))
+                    if cond is None:
+                        items.append(printed)
+                        continue
+                    on = self.seq(self.assume(cond, True, scope, operand))
+                    off = self.seq(self.assume(cond, False, scope, operand))
+                    items.append(self.add(Goal("ITEM", a=printed, kids=[on, off])))
                 out.append(self.add(Goal("LIST", text=p.sep, kids=items)))
             elif isinstance(p, T.Pad):
                 out.extend(self.template(p.body, scope, operand))
@@ -348,7 +381,11 @@ class AsmTables:
         if node.type == "agg":
             if isinstance(ref, R.OperandCall):
                 return self.call(ref.operand, ref.args, scope, operand, node)
-            raise self.fail(node, "printing a nested struct or a <use> is not assembled yet")
+            if isinstance(ref, R.AggValue) and isinstance(ref.target, Struct) and scope is not None:
+                path = self.member_path(ref.access, node)
+                body = self.struct_goal(ref.target)
+                return self.add(Goal("CALL", a=body, b=0, offset=f"offsetof({self.names.sname(scope)}, {path})"))
+            raise self.fail(node, "printing a <use>, a choice or a struct parameter is not assembled yet")
         field = R.field_of(ref) if isinstance(node, X.Path) else None
         real = self.real(p, node, field, scope, operand)
         if real is not None:
@@ -466,12 +503,34 @@ class AsmTables:
         return self.enum_keys[id(e)]
 
     def var_for(self, scope, f, member):
+        """The variable of member `member` of scope (f: its field; None: an
+        item's presence flag, one bit)."""
         key = (id(scope), member)
         if key not in self.var_keys:
-            width = sum(w for _, w in f.pieces)
+            width = sum(w for _, w in f.pieces) if f is not None else 1
             self.var_keys[key] = len(self.vars)
-            self.vars.append(Var(scope, f, member, width, f.type.kind == "sint"))
+            self.vars.append(Var(scope, f, member, width, f is not None and f.type.kind == "sint"))
         return self.var_keys[key]
+
+    def member_path(self, acc, node):
+        """The C member designator an access of the scope's own fields
+        names: members, items, constant elements, an overlay's views."""
+        if acc.root != R.SELF:
+            raise self.fail(node, "a field of a struct parameter or of another unit")
+        path = ""
+        for s in acc.steps:
+            if isinstance(s, R.Member):
+                path += ("." if path else "") + s.field.name
+            elif isinstance(s, R.ItemOf):
+                path += ("." if path else "") + s.item.name
+            elif isinstance(s, R.Element) and s.constant:
+                path += f"[{s.index.value}]"
+            elif isinstance(s, R.InVariant) and getattr(s.variant.owner, "overlay", False):
+                path += ("." if path else "") + f"u.{s.variant.name}"
+            else:
+                raise self.fail(node, "a field reached through a variant, a repeated item, an alternative "
+                                      "or a run-time index")
+        return path
 
     def const_expr(self, scope, f):
         """An expression reading field f of scope (made up: the length flag)."""
@@ -487,21 +546,9 @@ class AsmTables:
                 acc = ref.access
                 if acc.root in (R.PREV, R.NEXT):
                     return
-                if acc.root != R.SELF:
-                    raise self.fail(node, "a field of a struct parameter")
-                member = []
-                for s in acc.steps:
-                    if isinstance(s, R.Member):
-                        member.append(s.field.name)
-                    elif isinstance(s, R.Element) and s.constant:
-                        member[-1] += f"[{s.index.value}]"
-                    else:
-                        raise self.fail(node, "a field reached through a variant, an item or a run-time index")
-                if len(member) != 1:
-                    raise self.fail(node, "a field of a nested struct")
                 if scope is None:
                     raise self.fail(node, "a field read outside a struct")
-                k = ("var", self.var_for(scope, ref.field, member[0]))
+                k = ("var", self.var_for(scope, ref.field, self.member_path(acc, node)))
             elif isinstance(ref, R.ParamValue):
                 k = ("param", operand.params.index(ref.name))
             elif isinstance(ref, R.LoopValue):
@@ -527,7 +574,16 @@ class AsmTables:
                 out.append(k)
             return
         if isinstance(node, X.Call) and node.fn in ("present", "count"):
-            raise self.fail(node, "present() and count() are not assembled yet")
+            ref = node.ref
+            if not isinstance(ref, R.ItemPresent) or ref.count or ref.item.count is not None:
+                raise self.fail(node, "count(), and present() of a choice's alternative or a repeated item, "
+                                      "are not assembled yet")
+            if ref.item.present is None:
+                return  # always there
+            k = ("var", self.var_for(scope, None, has_member(ref.item)))
+            if k not in out:
+                out.append(k)
+            return
         for kid in children(node):
             self.reads_of(kid, scope, operand, out)
 
@@ -573,9 +629,41 @@ class AsmTables:
 
 def min_bytes(s):
     """The fewest bytes struct s takes: with its length flag clear, or its
-    min-length when its length is computed."""
+    min-length when its length is computed (a sequence: its first item's)."""
+    if isinstance(s, Sequence):
+        first = s.items[0].type.target if s.items else None
+        return min_bytes(first) if isinstance(first, Struct) and s.items[0].present is None else 0
     bits = s.min_length if s.min_length is not None else s.bits
     return (bits + 7) // 8
+
+
+def most_bits(t):
+    """The most bits a unit of type t the assembler writes can take (a
+    sequence: all its items, repeated ones as often as they may be), or 0
+    when that is unbounded."""
+    if isinstance(t, Sequence):
+        total = 0
+        for it in t.items:
+            n = 1 if it.count is None else (it.max or 0)
+            bits = most_bits(it.type.target)
+            if not n or not bits:
+                return 0
+            total += n * bits
+        return -(-total // t.align) * t.align if t.align else total
+    return max_bits(t)
+
+
+def overlay_paths(t, path="", seen=()):
+    """The overlay structs in unit type t, as (C member path, Struct): what
+    the matcher merges before it encodes (their views share bits)."""
+    if isinstance(t, Struct) and t.overlay:
+        return [(path, t)]
+    out = []
+    if isinstance(t, Sequence) and id(t) not in seen:
+        for it in t.items:
+            if it.count is None and isinstance(it.type.target, (Struct, Sequence)):
+                out += overlay_paths(it.type.target, (path + "." if path else "") + it.name, seen + (id(t),))
+    return out
 
 
 def children(node):
@@ -657,6 +745,14 @@ def propose(node, read, tables, scope, operand, want, env, loss):
             return again(h, E.Infix("^", want, c(other)))
         if op == "*":
             return again(h, E.Call("isa_x_div", [want, c(other)]))
+        if op == "/" and a_holds:
+            # a division by 2^k drops k bits, toward zero: the dividend is
+            # want * 2^k plus (or, below zero, minus) each value of them
+            k = constant(other)
+            if k is not None and 0 < k <= 256 and k & (k - 1) == 0:
+                loss.add(k.bit_length() - 1)
+                rest = E.Cond(E.Infix("<", want, E.Atom("0")), E.Prefix("-", E.Atom("alt")), E.Atom("alt"))
+                return again(h, E.Call("isa_x_add", [E.Call("isa_x_mul", [want, c(other)]), rest]))
         if op == "<<" and a_holds:
             return again(h, E.Call("isa_x_shr", [want, c(other)]))
         if op == ">>" and a_holds:
@@ -675,7 +771,17 @@ def propose(node, read, tables, scope, operand, want, env, loss):
             return again(h, want)
     if isinstance(node, X.Call) and h is node.args[0]:
         if node.fn == "sext":
-            loss.add(LOSSY)  # the bits above the width may be anything: a guess, then the search
+            # the bits above the width may be anything (a guess, then the
+            # search) -- unless the field has no bits above it.  A
+            # parameter takes the value below the width: one wider than
+            # that would be another field's, which the operand's caller says.
+            k = constant(node.args[1])
+            ref = getattr(h, "ref", None) if isinstance(h, X.Path) else None
+            f = R.field_of(ref)
+            exact = k is not None and (isinstance(ref, R.ParamValue) or
+                                       f is not None and sum(w for _, w in f.pieces) <= k)
+            if not exact:
+                loss.add(LOSSY)
             return again(h, E.Call("isa_x_bits", [want, E.Atom("0"), c(node.args[1])]))
         if node.fn == "bits":
             loss.add(LOSSY)

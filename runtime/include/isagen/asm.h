@@ -51,7 +51,8 @@ enum isa_asm_goal_kind {
    ISA_ASM_CHECK,   /* expr a is true (b 1) or false (b 0) */
    ISA_ASM_EQ,      /* expr a == expr b, or == c when b is -1 */
    ISA_ASM_CALL,    /* an operand: a frame of b parameters equal to the kids (expressions of the
-                     * caller), then goal a */
+                     * caller), then goal a; its fields are at `offset` in the caller's struct (a
+                     * nested struct or item printed with its display: no parameters) */
    ISA_ASM_SCOPE,   /* select the unit's alternative a (0: the unit is a struct); fields are read at
                      * `offset` in the unit, which takes at least c bytes */
    ISA_ASM_LIST,    /* the kids, each printed after text (a separator) or not at all */
@@ -60,8 +61,10 @@ enum isa_asm_goal_kind {
                      * as many times as the text has it when the bound is unknown */
    ISA_ASM_REAL,    /* a floating-point number: expr a printed as b (enum isa_asm_real) says gives
                      * its very text; c: FIXED's width << 8 | precision */
-   ISA_ASM_UNDEF    /* an undefined operand case: a unit read through one is taken only when no
+   ISA_ASM_UNDEF,   /* an undefined operand case: a unit read through one is taken only when no
                      * defined reading prints the text */
+   ISA_ASM_ITEM     /* a {list} item with a condition: kids[0] (the condition holds), the list's
+                     * separator and goal a; or kids[1] (it does not) and no text */
 };
 
 enum isa_asm_real { ISA_ASM_REPR, ISA_ASM_G, ISA_ASM_FIXED, ISA_ASM_HALF_F, ISA_ASM_HALF_G };
@@ -139,6 +142,10 @@ struct isa_asm {
    uint8_t line_units; /* a unit's text is whole lines: it ends where a line does */
    uint32_t unit;   /* the goal a unit's text matches */
    int32_t prefix;  /* the listing's prefix (isa dis --offsets), or -1 */
+   /* before a unit is encoded: the views of its overlay structs made one
+    * (the text may set fields of several), or NULL */
+   void (*merge)(void *unit);
+   uint32_t max_bytes; /* the most bytes a unit it writes takes */
 };
 
 #ifdef __cplusplus
