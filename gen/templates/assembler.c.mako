@@ -143,42 +143,63 @@ static const uint32_t ${P}_asm_kids[] = {
 % endfor
 };
 
+/* A unit before its text is read: its XML defaults, and for a field with
+ * none, the value it is expected to hold (expect=): what the text does not
+ * say. */
 static void ${P}_asm_init(void *unit)
 {
+<% U = n.sname(a.unit_type) %>\
 % if a.unit_kind == 'struct':
-   ${n.fn(a.unit_type, 'init')}((${n.sname(a.unit_type)} *)unit);
+   ${n.fn(a.unit_type, 'init')}((${U} *)unit);
 % else:
-   memset(unit, 0, sizeof(${n.sname(a.unit_type)}));
+   memset(unit, 0, sizeof(${U}));
 %   for path, st in a.item_structs():
-   ${n.fn(st, 'init')}(&((${n.sname(a.unit_type)} *)unit)->${path});
+   ${n.fn(st, 'init')}(&((${U} *)unit)->${path});
 %   endfor
 % endif
+% for path, value in a.expected_values():
+   ((${U} *)unit)->${path} = ${value};
+% endfor
 }
 % if a.overlays:
 
-/* An overlay struct's views share its bits: the text may have set fields
- * of several; what they say together is the OR of each view's bits, read
- * back through every view (a view the text did not touch adds zeros). */
+/* An overlay struct's views share its bits, and the text may have set
+ * fields of several: the bits of the fields it set, of every view; then
+ * the view they select, with its own values for the rest (its defaults:
+ * another view's are not this encoding's); read back through every view. */
 %   for k, (path, st) in enumerate(a.overlays):
-static void ${P}_asm_merge${k}(${n.sname(st)} *v)
+<% S = n.sname(st) %>\
+static void ${P}_asm_merge${k}(${S} *v, const unsigned char *known)
 {
    uint32_t image[${st.words}] = {0}, w[${st.words}];
-   ${n.sname(st)} view = *v;
-   for (unsigned k = 1; k <= ${len(st.variants)}u; k++) {
-      view.variant = (uint16_t)k;
-      ${n.fn(st, 'pack_words')}(&view, w);
-      for (unsigned i = 0; i < ${st.words}u; i++)
-         image[i] |= w[i];
-   }
+   ${S} part;
+%     for view in st.variants:
+   memset(&part, 0, sizeof part);
+   part.variant = ${view.index};
+%       for f in view.fields:
+%         if f.role == 'field':
+   if (known[offsetof(${S}, u.${view.name}.${f.name})])
+      memcpy(&part.u.${view.name}.${f.name}, &v->u.${view.name}.${f.name}, sizeof part.u.${view.name}.${f.name});
+%         endif
+%       endfor
+   ${n.fn(st, 'pack_words')}(&part, w);
+   for (unsigned i = 0; i < ${st.words}u; i++)
+      image[i] |= w[i];
+%     endfor
+   part = *v;
+   part.variant = (uint16_t)${n.fn(st, 'select_words')}(image);
+   ${n.fn(st, 'pack_words')}(&part, w);
+   for (unsigned i = 0; i < ${st.words}u; i++)
+      image[i] |= w[i];
    (void)${n.fn(st, 'unpack_words')}(image, v);
 }
 
 %   endfor
-static void ${P}_asm_merge(void *unit)
+static void ${P}_asm_merge(void *unit, const unsigned char *known)
 {
-   ${n.sname(a.unit_type)} *u = (${n.sname(a.unit_type)} *)unit;
+   ${U} *u = (${U} *)unit;
 %   for k, (path, st) in enumerate(a.overlays):
-   ${P}_asm_merge${k}(&u->${path});
+   ${P}_asm_merge${k}(&u->${path}, known + offsetof(${U}, ${path}));
 %   endfor
 }
 % endif

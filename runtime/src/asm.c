@@ -1150,7 +1150,7 @@ static int verify(struct matcher *m)
    const void *obj = m->unit;
    if (m->t->merge) {
       memcpy(m->merged, m->unit, m->unit_size);
-      m->t->merge(m->merged);
+      m->t->merge(m->merged, m->known);
       obj = m->merged;
    }
    if (u->encode(obj, m->bytes, m->bytes_cap, 0, &bits, &err) != ISA_OK)

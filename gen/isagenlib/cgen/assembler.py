@@ -166,6 +166,32 @@ class AsmTables:
         return [(it.name, it.type.target) for it in t.items
                 if it.count is None and isinstance(it.type.target, Struct)]
 
+    def expected_values(self):
+        """(C member path in the unit, C value) of the fields with an
+        expect= and no default, and of an overlay view's fields with a
+        default, in the unit's structs (sequence items included; a choice's
+        alternatives are set when chosen)."""
+        out = []
+
+        def walk(t, path):
+            if isinstance(t, Sequence):
+                for it in t.items:
+                    if it.count is None and isinstance(it.type.target, (Struct, Sequence)):
+                        walk(it.type.target, (path + "." if path else "") + it.name)
+                return
+            if not isinstance(t, Struct):
+                return
+            # (an overlay's init leaves its views zero: their defaults too)
+            groups = [(path, t.fields, False)] + [((path + "." if path else "") + f"u.{v.name}", v.fields, True)
+                                                  for v in (t.variants if t.overlay else ())]
+            for where, fields, view in groups:
+                for f in fields:
+                    value = f.default if view and f.default is not None else None if f.default is not None else f.expect
+                    if f.role == "field" and f.count == 1 and value:
+                        out.append(((where + "." if where else "") + f.name, E.c_int(value)))
+        walk(self.unit_type, "")
+        return out
+
     @property
     def ok(self):
         """Tables for the whole unit: a spec whose templates the assembler

@@ -143,8 +143,9 @@ struct isa_asm {
    uint32_t unit;   /* the goal a unit's text matches */
    int32_t prefix;  /* the listing's prefix (isa dis --offsets), or -1 */
    /* before a unit is encoded: the views of its overlay structs made one
-    * (the text may set fields of several), or NULL */
-   void (*merge)(void *unit);
+    * (the text may set fields of several; known: a byte per byte of the
+    * unit, 1 where a field the matcher set is), or NULL */
+   void (*merge)(void *unit, const unsigned char *known);
    uint32_t max_bytes; /* the most bytes a unit it writes takes */
 };
 
