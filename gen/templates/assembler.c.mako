@@ -9,6 +9,7 @@
 
 /* No assembler tables: ${a.unsupported[-1][1] if a.unsupported else 'no unit'} (isagen lint --asm says where) */
 % else:
+<% U = n.sname(a.unit_type) %>\
 
 /* ======================================================================
  * The assembler's tables (isagen/asm.h)
@@ -85,23 +86,23 @@ static const struct isa_asm_expr ${P}_asm_exprs[] = {
 % for k, e in enumerate(a.exprs):
 <% mask = sum(1 << i for i, p in enumerate(e.proposals) if p is not None and i < 32) %>\
 %   if e.node.type == 'float':
-   {0, ${P}_asm_e${k}, 0, ${firsts[k]}, ${len(e.reads)}, 0x0u},
+   {0, ${P}_asm_e${k}, 0, ${firsts[k]}, ${len(e.reads)}, 0x0u, 0},
 %   else:
-   {${P}_asm_e${k}, 0, ${('%s_asm_p%d' % (P, k)) if mask else '0'}, ${firsts[k]}, ${len(e.reads)}, ${'0x%xu' % mask}},
+   {${P}_asm_e${k}, 0, ${('%s_asm_p%d' % (P, k)) if mask else '0'}, ${firsts[k]}, ${len(e.reads)}, ${'0x%xu' % mask}, ${1 if e.separable else 0}},
 %   endif
 % endfor
 % if not a.exprs:
-   {0, 0, 0, 0, 0, 0x0u},
+   {0, 0, 0, 0, 0, 0x0u, 0},
 % endif
 };
 
 static const struct isa_asm_var ${P}_asm_vars[] = {
 % for v in a.vars:
 <% st = n.sname(v.scope) %>\
-   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}), ${v.width}, ${1 if v.signed else 0}},
+   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}), ${v.width}, ${1 if v.signed else 0}, ${v.index[0] + 1}, ${v.index[1]}, ${v.index[2]}, ${v.count}, ${v.stride}},
 % endfor
 % if not a.vars:
-   {0, 0, 0, 0},
+   {0, 0, 0, 0, 0, 0, 0, 0, 0},
 % endif
 };
 % for k, e in enumerate(a.enums):
@@ -133,7 +134,7 @@ static const struct isa_asm_goal ${P}_asm_goals[] = {
 % for k, goal in enumerate(a.goals):
 <% first = len(kids); kids.extend(goal.kids) %>\
 <% fc = a.first_char(k) %>\
-   {ISA_ASM_${goal.kind}, ${goal.a}, ${goal.b}, ${g.c_int(goal.c)}, ${first}, ${len(goal.kids)}, ${g.c_string(goal.text)}, ${len(goal.text.encode('utf-8'))}, ${goal.offset}, ${ord(fc) if fc else 0}, ${a.head(k) if fc else 0}},
+   {ISA_ASM_${goal.kind}, ${goal.a}, ${goal.b}, ${goal.c_expr or g.c_int(goal.c)}, ${first}, ${len(goal.kids)}, ${g.c_string(goal.text)}, ${goal.length if goal.length is not None else len(goal.text.encode('utf-8'))}, ${goal.offset}, ${ord(fc) if fc else 0}, ${a.head(k) if fc else 0}},
 % endfor
 };
 
@@ -148,19 +149,31 @@ static const uint32_t ${P}_asm_kids[] = {
  * say. */
 static void ${P}_asm_init(void *unit)
 {
-<% U = n.sname(a.unit_type) %>\
-% if a.unit_kind == 'struct':
-   ${n.fn(a.unit_type, 'init')}((${U} *)unit);
-% else:
-   memset(unit, 0, sizeof(${U}));
-%   for path, st in a.item_structs():
-   ${n.fn(st, 'init')}(&((${U} *)unit)->${path});
-%   endfor
-% endif
-% for path, value in a.expected_values():
-   ((${U} *)unit)->${path} = ${value};
+% for ln in a.unit_init_lines():
+   ${ln}
 % endfor
 }
+<% cases = a.select_cases() %>\
+% if cases:
+
+/* The unit's alternative `alt` chosen, as the init above sets up a unit. */
+static void ${P}_asm_select(void *unit, unsigned alt)
+{
+   ${U} *u = (${U} *)unit;
+   ${n.fn(a.unit_type, 'set_variant')}(u, (${n.alt_enum(a.unit_type)})alt);
+   switch (alt) {
+%   for k, lines in cases:
+   case ${k}:
+%     for ln in lines:
+      ${ln}
+%     endfor
+      break;
+%   endfor
+   default:
+      break;
+   }
+}
+% endif
 % if a.overlays:
 
 /* An overlay struct's views share its bits, and the text may have set
@@ -220,5 +233,6 @@ static const struct isa_asm ${P}_asm = {
    ${a.prefix if a.prefix is not None else -1},
    ${(P + '_asm_merge') if a.overlays else '0'},
    ${a.max_bytes},
+   ${(P + '_asm_select') if cases else '0'},
 };
 % endif

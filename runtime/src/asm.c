@@ -19,7 +19,9 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +85,7 @@ struct expected {
    const char *what[MAX_EXPECTED];
    uint32_t len[MAX_EXPECTED];
    char range[96]; /* what only one value there would do: a field's range, the value fixed there */
+   int fixed;      /* range is a value the unit's place fixes (its <state>s, its index) */
 };
 
 struct matcher {
@@ -106,6 +109,8 @@ struct matcher {
    size_t best_changed, changed;     /* bytes of the unit object off its start: fields off their defaults */
    unsigned undefined; /* undefined operand cases on the path being read */
    int best_defined;
+   unsigned errors, best_errors;     /* what the spec's validators find wrong with the unit (isa check) */
+   unsigned warnings, best_warnings; /* ... and what they warn of (an encoding its producers do not write) */
    size_t unsolved; /* the furthest a unit's text was read to with no encoding printing it */
    size_t fewest; /* the fewest bytes the unit being matched can take */
    size_t require; /* a listing: the bytes the next unit's offset leaves this one, or 0 */
@@ -164,6 +169,7 @@ static void expect(struct matcher *m, const char *what, size_t len)
       e->pos = m->pos;
       e->n = 0;
       e->range[0] = 0;
+      e->fixed = 0;
    }
    for (unsigned i = 0; i < e->n; i++)
       if (e->len[i] == len && memcmp(e->what[i], what, len) == 0)
@@ -398,12 +404,30 @@ static void undo(struct matcher *m, unsigned to)
    }
 }
 
+/* Where variable `read` of frame f is in the unit, or SIZE_MAX for an
+ * element past its item's most (which the expressions read as 0). */
+static size_t var_at(const struct matcher *m, int32_t read, unsigned f)
+{
+   const struct isa_asm_var *v = &m->t->vars[read];
+   const struct frame *fr = &m->frames[f];
+   if (!v->slot)
+      return fr->scope + v->offset;
+   int64_t i = fr->params[v->slot - 1];
+   if (i < 0 || i >= v->count)
+      return SIZE_MAX;
+   i = i * v->scale + v->add;
+   if (i >= v->count)
+      return SIZE_MAX;
+   return fr->scope + v->offset + (size_t)i * v->stride;
+}
+
 /* read k of an expression, in frame f: known? its value? */
 static int read_known(const struct matcher *m, int32_t read, unsigned f)
 {
    if (read < 0)
       return (m->frames[f].known >> (-1 - read)) & 1;
-   return m->known[m->frames[f].scope + m->t->vars[read].offset];
+   size_t at = var_at(m, read, f);
+   return at == SIZE_MAX || m->known[at];
 }
 
 static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
@@ -417,11 +441,14 @@ static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
       return 1;
    }
    const struct isa_asm_var *v = &m->t->vars[read];
-   size_t at = m->frames[f].scope + v->offset;
+   size_t at = var_at(m, read, f);
+   if (at == SIZE_MAX)
+      return 0;
    if (!fits(v, x)) {
       if (m->pos >= m->exp.pos) {
          snprintf(m->exp.range, sizeof m->exp.range, "a value that fits %u %s bits (found %lld)", v->width,
                   v->is_signed ? "signed" : "unsigned", (long long)x);
+         m->exp.fixed = 0;
          m->exp.pos = m->pos;
       }
       return 0;
@@ -476,11 +503,22 @@ static int solve(struct matcher *m, const struct side *s, int64_t want)
    unsigned which = 0, n = unknowns(m, s, &which);
    if (n == 0)
       return value_of(m, s) == want ? DONE : FAIL;
-   if (n > 1)
+   if (n > 1 && !(s->kind == SIDE_EXPR && expr_of(m, s)->separable))
       return WAIT;
    if (s->kind == SIDE_PARAM)
       return assign(m, -1 - s->id, s->frame, want) ? DONE : FAIL;
    const struct isa_asm_expr *e = expr_of(m, s);
+   if (n > 1) {
+      /* fields side by side: each its own bits of want */
+      const struct frame *f = &m->frames[s->frame];
+      for (unsigned i = 0; i < e->n; i++) {
+         int32_t read = m->t->reads[e->first + i];
+         if (!read_known(m, read, s->frame) &&
+             !assign(m, read, s->frame, e->propose(m->unit + f->scope, f->params, &m->ctx, i, want, 0)))
+            return FAIL;
+      }
+      return value_of(m, s) == want ? DONE : FAIL;
+   }
    if (which >= 32 || !((e->proposes >> which) & 1) || m->t->free[e->first + which])
       return WAIT; /* no guess, or one that needs trying (close_from) */
    const struct frame *f = &m->frames[s->frame];
@@ -489,6 +527,16 @@ static int solve(struct matcher *m, const struct side *s, int64_t want)
       return FAIL;
    return value_of(m, s) == want ? DONE : FAIL;
 }
+
+/* what prints_as reads a binary32's bits as: a value of eval_real */
+static double no_eval_real(const void *self, const int64_t *params, const struct isa_ctx *ctx)
+{
+   (void)self;
+   (void)params;
+   (void)ctx;
+   return 0;
+}
+static const struct isa_asm_expr f32_value = {0, no_eval_real, 0, 0, 0, 0, 0};
 
 /* Whether expr a of c, printed as the goal said, is the number's text. */
 static int prints_as(struct matcher *m, const struct con *c)
@@ -500,6 +548,11 @@ static int prints_as(struct matcher *m, const struct con *c)
    const void *self = m->unit + f->scope;
    double d = e->eval_real ? e->eval_real(self, f->params, &m->ctx) : 0;
    int64_t i = e->eval ? e->eval(self, f->params, &m->ctx) : 0;
+   if (c->arg & (ISA_ASM_F32_BITS | ISA_ASM_F64_BITS)) {
+      d = c->arg & ISA_ASM_F32_BITS ? isa_f32_to_double((uint64_t)i) : isa_f64_to_double((uint64_t)i);
+      i = 0;
+      e = &f32_value;
+   }
    isa_out_buffer(&o, buf, sizeof buf);
    switch (c->truth) {
    case ISA_ASM_REPR:
@@ -509,7 +562,7 @@ static int prints_as(struct matcher *m, const struct con *c)
       isa_out_g(&o, e->eval_real ? d : (double)i);
       break;
    case ISA_ASM_FIXED:
-      isa_out_fixed(&o, e->eval_real ? d : (double)i, (unsigned)(c->arg >> 8), (unsigned)(c->arg & 255));
+      isa_out_fixed(&o, e->eval_real ? d : (double)i, (unsigned)(c->arg >> 8 & 255), (unsigned)(c->arg & 255));
       break;
    case ISA_ASM_HALF_F:
       isa_out_half_f(&o, (uint64_t)i);
@@ -531,12 +584,21 @@ static int try_con(struct matcher *m, struct con *c)
    unsigned w;
    if (c->check == CON_TEXT) {
       unsigned n = unknowns(m, &c->a, &w);
-      if (n == 1 && (c->truth == ISA_ASM_HALF_F || c->truth == ISA_ASM_HALF_G) && c->len < 64) {
-         /* a half: the one nearest the number is the guess */
+      int half = c->truth == ISA_ASM_HALF_F || c->truth == ISA_ASM_HALF_G;
+      int f32 = (c->arg & ISA_ASM_F32_BITS) != 0, f64 = (c->arg & ISA_ASM_F64_BITS) != 0;
+      if (n >= 1 && (half || f32 || f64) && c->len < 64) {
+         /* a half, binary32 or binary64: the one nearest the number is the guess */
          char num[64];
          memcpy(num, m->text + c->at, c->len);
          num[c->len] = 0;
-         int r = solve(m, &c->a, (int64_t)isa_double_to_half(strtod(num, NULL)));
+         double d = strtod(num, NULL);
+         /* (a double past a float's range converts as infinity, not as undefined behaviour) */
+         float x = d > FLT_MAX ? INFINITY : d < -FLT_MAX ? -INFINITY : (float)d;
+         uint32_t bits32;
+         uint64_t bits64;
+         memcpy(&bits32, &x, sizeof bits32);
+         memcpy(&bits64, &d, sizeof bits64);
+         int r = solve(m, &c->a, half ? (int64_t)isa_double_to_half(d) : f32 ? (int64_t)bits32 : (int64_t)bits64);
          if (r != DONE)
             return r;
          n = 0;
@@ -678,6 +740,8 @@ struct cont {
 
 static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct cont *k);
 static int finish(struct matcher *m);
+static int lossy(const struct matcher *m, const struct con *c, const struct side **s, int64_t *want,
+                 unsigned *which);
 
 static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i, int first, const struct cont *k);
 static int for_iter(struct matcher *m, const struct isa_asm_goal *g, int64_t i, int64_t end, unsigned base,
@@ -830,10 +894,14 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       skip_blank(m, 0, 0);
       s.pos = m->pos;
       /* all its digits first; fewer when the next value follows without a
-       * break ({tt0}{tt1}{tt2}{tt3}) */
+       * break ({tt0}{tt1}{tt2}{tt3}), not when what follows starts with
+       * what no digit is (then the whole number is the value, and an error
+       * says so: TGSI's "expected 1 here" at " 10:") */
       size_t digits = read_number(m, (unsigned)g->b, SIZE_MAX, &v, &end);
+      unsigned char lead = n > 1 ? t->goals[seq[1]].lead : 0;
+      int fewer = !lead || isxdigit(lead);
       for (size_t d = digits; d > 0; d--) {
-         if (d < digits && !read_number(m, (unsigned)g->b, d, &v, &end))
+         if (d < digits && (!fewer || !read_number(m, (unsigned)g->b, d, &v, &end)))
             break;
          m->pos = end;
          if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(v)}) && run(m, seq + 1, n - 1, k))
@@ -856,6 +924,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             m->exp.n = 0;
             snprintf(m->exp.range, sizeof m->exp.range, "%lld here (the unit's place or its other values fix it)",
                      (long long)value_of(m, &e));
+            m->exp.fixed = 1;
          }
       }
       break;
@@ -966,9 +1035,39 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       }
       break;
    }
+   case ISA_ASM_NEST: {
+      /* a struct printed with its own display: a frame of no parameters at its place */
+      size_t at = m->frames[m->frame].scope + g->offset;
+      if (g->b > 0) {
+         int64_t i = m->frames[m->frame].params[g->b - 1];
+         if (i < 0 || i >= (int64_t)g->len)
+            break;
+         at += (size_t)i * (size_t)g->c;
+      }
+      if (m->n_frames >= MAX_FRAMES) {
+         m->overflow = 1;
+         return 0;
+      }
+      unsigned f = m->n_frames++;
+      memset(&m->frames[f], 0, sizeof m->frames[f]);
+      m->frames[f].scope = at;
+      for (unsigned i = 0; i < ISA_ASM_MAX_PARAMS; i++)
+         m->frames[f].link[i] = -1;
+      m->frame = f;
+      uint32_t body = (uint32_t)g->a;
+      if (run(m, &body, 1, &rest))
+         return 1;
+      break;
+   }
    case ISA_ASM_SCOPE:
+      /* the program's first unit is the alternative chosen by its place */
+      if ((g->b == 1 && m->ctx.index != 0) || (g->b == 2 && m->ctx.index == 0))
+         break;
       if (g->a) {
-         m->spec->unit->set_variant(m->unit, (unsigned)g->a);
+         if (m->t->select)
+            m->t->select(m->unit, (unsigned)g->a);
+         else
+            m->spec->unit->set_variant(m->unit, (unsigned)g->a);
          memset(m->known, 0, m->unit_size);
          memcpy(m->fresh, m->unit, m->unit_size);
       }
@@ -996,10 +1095,39 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             return 1;
          break;
       }
-      /* the bound is what the text says: try each count */
+      /* the bound is what the text says: try each count; a bound whose
+       * guess drops bits ((count(data) + 1) / 2) with each value of them
+       * now, for the body reads what the count says (an element past it
+       * reads as 0) */
       for (int64_t to = from; to <= from + MAX_LOOP; to++) {
-         if (add_con(m, (struct con){.a = hi, .b = const_side(to)}) && for_iter(m, g, from, to, base, &rest))
+         unsigned at = m->n_cons;
+         if (!add_con(m, (struct con){.a = hi, .b = const_side(to)})) {
+            restore(m, &s);
+            if (m->overflow)
+               return 0;
+            continue;
+         }
+         const struct side *side;
+         int64_t want;
+         unsigned which;
+         if (!m->cons[at].done && lossy(m, &m->cons[at], &side, &want, &which) &&
+             m->t->free[expr_of(m, side)->first + which] <= 8) {
+            const struct isa_asm_expr *e = expr_of(m, side);
+            const struct frame *f = &m->frames[side->frame];
+            int32_t read = m->t->reads[e->first + which];
+            struct saved one = save(m);
+            for (int64_t alt = 0; alt < (int64_t)1 << m->t->free[e->first + which]; alt++) {
+               int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, alt);
+               if (assign(m, read, side->frame, x) && value_of(m, side) == want && settle(m) &&
+                   for_iter(m, g, from, to, base, &rest))
+                  return 1;
+               restore(m, &one);
+               if (m->overflow)
+                  return 0;
+            }
+         } else if (for_iter(m, g, from, to, base, &rest)) {
             return 1;
+         }
          restore(m, &s);
          if (m->overflow)
             return 0;
@@ -1012,10 +1140,11 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       /* the longest text that is a unit: a shorter one may be a whole
        * unit too (Lima GP's instruction with its later lines unprinted) */
       /* at the same length, a unit printing the text exactly beats one
-       * printing it with other blanks, then one read through defined
+       * printing it with other blanks, then one the spec's validators find
+       * no error in (TGSI's operand counts), then one read through defined
        * operand cases only, then one of fewer bytes (AGX's short forms) */
-      if (m->pos > m->best_end ||
-          (m->pos == m->best_end && (m->best_mismatch || !m->best_defined || m->best_bytes > m->fewest))) {
+      if (m->pos > m->best_end || (m->pos == m->best_end && (m->best_mismatch || m->best_errors || !m->best_defined ||
+                                                              m->best_warnings || m->best_bytes > m->fewest))) {
          if (!finish(m) || (m->require && m->unit_bytes != m->require)) {
             size_t at = m->pos;
             skip_blank(m, 0, 0);
@@ -1026,11 +1155,16 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          }
          int defined = m->undefined == 0;
          /* ... and at last the one with fewer fields off their defaults */
-         int same = m->mismatch == m->best_mismatch && defined == m->best_defined;
-         if (m->pos > m->best_end || m->mismatch < m->best_mismatch ||
-             (m->mismatch == m->best_mismatch && defined > m->best_defined) || (same && m->unit_bytes < m->best_bytes) ||
+         int same_text = m->mismatch == m->best_mismatch, same_errors = same_text && m->errors == m->best_errors;
+         int same_defined = same_errors && defined == m->best_defined;
+         int same = same_defined && m->warnings == m->best_warnings;
+         if (m->pos > m->best_end || m->mismatch < m->best_mismatch || (same_text && m->errors < m->best_errors) ||
+             (same_errors && defined > m->best_defined) || (same_defined && m->warnings < m->best_warnings) ||
+             (same && m->unit_bytes < m->best_bytes) ||
              (same && m->unit_bytes == m->best_bytes && m->changed < m->best_changed)) {
             m->best_changed = m->changed;
+            m->best_errors = m->errors;
+            m->best_warnings = m->warnings;
             m->best_end = m->pos;
             m->best_mismatch = m->mismatch;
             m->best_defined = defined;
@@ -1041,7 +1175,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
           * line) the line is */
          skip_blank(m, 0, m->t->multiline);
          if ((m->pos >= m->len || (!m->t->multiline && m->text[m->pos] == '\n')) && !m->best_mismatch &&
-             m->best_defined && m->best_bytes <= m->fewest)
+             !m->best_errors && m->best_defined && !m->best_warnings && m->best_bytes <= m->fewest)
             return 1;
       }
       break;
@@ -1156,7 +1290,11 @@ static int verify(struct matcher *m)
    if (u->encode(obj, m->bytes, m->bytes_cap, 0, &bits, &err) != ISA_OK)
       return 0;
    size_t nbytes = (bits + 7) / 8;
-   if (u->decode(m->bytes, nbytes, 0, m->decoded, &got, &err) != ISA_OK || got != bits)
+   /* the program's first unit decodes as such (TGSI's header) */
+   int r = m->ctx.index == 0 && m->spec->decode_first
+              ? m->spec->decode_first(m->bytes, nbytes, 0, m->decoded, &got, &err)
+              : u->decode(m->bytes, nbytes, 0, m->decoded, &got, &err);
+   if (r != ISA_OK || got != bits)
       return 0;
    struct isa_out o;
    isa_out_buffer(&o, m->printed, sizeof m->printed);
@@ -1169,6 +1307,12 @@ static int verify(struct matcher *m)
       return 0;
    m->unit_bytes = nbytes;
    m->mismatch = blank_mismatches(m->printed, n, m->text, m->start, m->pos, m->len);
+   struct isa_findings found;
+   memset(&found, 0, sizeof found);
+   if (u->validate)
+      u->validate(m->decoded, &found, &m->ctx, NULL);
+   m->errors = found.count[ISA_SEV_ERROR];
+   m->warnings = found.count[ISA_SEV_WARNING];
    m->changed = 0;
    for (size_t i = 0; i < m->unit_size; i++)
       m->changed += m->unit[i] != m->fresh[i];
@@ -1208,10 +1352,10 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
             return 0;
          continue;
       }
-      size_t at = m->frames[s->frame].scope + m->t->vars[r].offset;
+      size_t at = var_at(m, r, s->frame);
       int dup = 0;
       for (unsigned j = 0; j < u->n; j++)
-         dup |= m->frames[u->frames[j]].scope + m->t->vars[u->vars[j]].offset == at;
+         dup |= var_at(m, u->vars[j], u->frames[j]) == at;
       if (dup)
          continue;
       if (u->n == MAX_SEARCH_VARS)
@@ -1334,7 +1478,7 @@ static int close_from(struct matcher *m)
    unsigned *frames = best.frames;
    int64_t as_is[MAX_SEARCH_VARS];
    for (unsigned j = 0; j < n; j++)
-      as_is[j] = load(m->unit + m->frames[frames[j]].scope + m->t->vars[vars[j]].offset, &m->t->vars[vars[j]]);
+      as_is[j] = load(m->unit + var_at(m, vars[j], frames[j]), &m->t->vars[vars[j]]);
    int ok = 1;
    for (unsigned j = 0; ok && j < n; j++)
       ok = assign(m, vars[j], frames[j], as_is[j]);
@@ -1546,6 +1690,62 @@ static int encode_at_offsets(const struct isa_spec *spec, const struct units *u,
    return ISA_OK;
 }
 
+/* The program so far, each unit encoded at its offset: what a cursor
+ * walks for the <state>s the next unit sees. */
+struct sofar {
+   uint8_t *buf;
+   size_t len, cap;
+   struct isa_cursor cursor;
+   int open;                 /* the cursor is initialised (ctx's states point into it) */
+   void *scratch;            /* a unit the cursor decodes into */
+};
+
+static int sofar_add(struct sofar *p, const struct isa_spec *spec, const void *unit, uint64_t at, size_t bytes)
+{
+   size_t need = (size_t)at + bytes;
+   if (need > p->cap) {
+      size_t cap = p->cap ? p->cap : 256;
+      while (cap < need)
+         cap *= 2;
+      uint8_t *b = (uint8_t *)realloc(p->buf, cap);
+      if (!b)
+         return 0;
+      memset(b + p->cap, 0, cap - p->cap);
+      p->buf = b;
+      p->cap = cap;
+   }
+   struct isa_error err;
+   size_t bits = 0;
+   memset(p->buf + at, 0, bytes);
+   if (spec->unit->encode(unit, p->buf, p->cap, (size_t)at * 8, &bits, &err) != ISA_OK)
+      return 0;
+   p->len = (size_t)at + bytes;
+   return 1;
+}
+
+/* The <state>s the units so far leave the next one: a cursor walks them
+ * (as far as they walk as a program).  0 when memory runs out. */
+static int sofar_states(struct sofar *p, const struct isa_spec *spec, const int64_t *options, struct isa_ctx *ctx)
+{
+   if (p->open)
+      isa_cursor_fini(&p->cursor);
+   p->open = 0;
+   if (!spec->step || !p->len)
+      return 1;
+   if (isa_cursor_init(&p->cursor, spec, p->buf, p->len) != ISA_OK) {
+      isa_cursor_fini(&p->cursor);
+      return 0;
+   }
+   p->open = 1;
+   p->cursor.options = options;
+   struct isa_ctx c;
+   struct isa_error err;
+   while (isa_cursor_next(&p->cursor, p->scratch, &c, &err) > 0)
+      continue;
+   isa_cursor_states_after(&p->cursor, ctx);
+   return 1;
+}
+
 /* A fresh unit, nothing known of it. */
 static void start_unit(struct matcher *m)
 {
@@ -1594,6 +1794,8 @@ static int match_unit(struct matcher *m)
    m->start = m->pos;
    m->best_end = m->pos;
    m->best_mismatch = UINT_MAX;
+   m->best_errors = UINT_MAX;
+   m->best_warnings = UINT_MAX;
    m->best_changed = SIZE_MAX;
    m->unsolved = 0;
    uint32_t root = m->t->unit;
@@ -1635,6 +1837,8 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
       memset(m, 0, offsetof(struct matcher, frames));
    size_t usz = spec->unit->c_size;
    struct units units = {0, 0, 0, 0, usz};
+   struct sofar sofar;
+   memset(&sofar, 0, sizeof sofar);
    if (!m)
       return ISA_ERR_LIMIT;
    m->spec = spec;
@@ -1648,7 +1852,8 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
    m->decoded = calloc(4, usz);
    m->fresh = (unsigned char *)calloc(1, usz);
    m->bytes = (uint8_t *)calloc(1, m->bytes_cap);
-   if (!m->unit || !m->known || !m->decoded || !m->bytes || !m->fresh) {
+   sofar.scratch = calloc(1, usz);
+   if (!m->unit || !m->known || !m->decoded || !m->bytes || !m->fresh || !sofar.scratch) {
       status = ISA_ERR_LIMIT;
       goto out;
    }
@@ -1674,6 +1879,10 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
       m->ctx.index = index;
       m->ctx.prev = index && spec->reads_prev ? prev : NULL;
       m->ctx.options = options;
+      if (!sofar_states(&sofar, spec, options, &m->ctx)) {
+         status = ISA_ERR_LIMIT;
+         goto out;
+      }
       m->exp.pos = 0;
       m->exp.n = 0;
       m->exp.range[0] = 0;
@@ -1767,7 +1976,8 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
             m->require = 0;
             free(keep);
          }
-         if (!keep_unit(&units, m->best, offset)) {
+         if (!keep_unit(&units, m->best, offset) ||
+             (spec->step && !sofar_add(&sofar, spec, m->best, offset, m->unit_bytes))) {
             status = ISA_ERR_LIMIT;
             goto out;
          }
@@ -1780,7 +1990,11 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          continue;
       }
       prev_ok = 0;
-      if (!(recovering && at_start)) {
+      /* after an error, a spec's <state>s miss what the failed unit would
+       * have left: a later unit whose only fault is a value they fix
+       * (TGSI's instruction numbers) is no error of its own */
+      int cascade = spec->step && ds.n && m->exp.fixed;
+      if (!(recovering && at_start) && !cascade) {
          report_expected(m, &ds);
          /* the failed text counts as a unit; after it, in a spec whose
           * units span lines, lines where no unit starts are its own and
@@ -1811,6 +2025,10 @@ out:
       *n_diags = ds.n;
    free(units.v);
    free(units.at);
+   if (sofar.open)
+      isa_cursor_fini(&sofar.cursor);
+   free(sofar.buf);
+   free(sofar.scratch);
    if (m) {
       free(m->unit);
       free(m->known);

@@ -440,6 +440,15 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
    return c->plain ? next_plain(c, obj, ctx, err) : next_general(c, obj, ctx, err);
 }
 
+void isa_cursor_states_after(struct isa_cursor *c, struct isa_ctx *ctx)
+{
+   if (c->spec->step)
+      make_writes(c);
+   ctx->state = c->spec->step ? c->state : NULL;
+   ctx->state_set = c->spec->step ? c->state_set : NULL;
+   ctx->grown = c->spec->step ? c->grown : NULL;
+}
+
 /* Encoding runs twice: the first pass encodes each unit as given and decodes
  * it back, which gives its canonical form (derived sizes, presence bits) and
  * its offset; the second lets the spec's link function set the fields that

@@ -15,16 +15,20 @@ with backtracking, and compiles every expression a goal names into C:
     CHECK    the branch's condition holds (truth 1) or not (0)
     EQ       expr a == expr b (a condition `x == y`, a parameter's argument)
     CALL     an operand: a new frame of parameters, linked to the caller's
-             argument expressions by EQs, then its cases (an ALT); or a
-             nested struct or item printed with its display: a frame with
-             no parameters whose fields are at `offset` in the caller's
-    SCOPE    a choice's alternative: select it, and read fields in it
+             argument expressions by EQs, then its cases (an ALT)
+    NEST     a struct field or item printed with its own display: goal a in a
+             frame whose fields are at `offset` in the caller's (plus, for
+             element P[b - 1] of a repeated item, that many times c bytes)
+    SCOPE    a choice's alternative: select it, and read fields in it (b: 1
+             when it is the program's first unit, chosen by its place; 2
+             when the choice has such an alternative and this is another)
     LIST     {list}: items, each printed with its separator or not at all
     ITEM     a {list} item with a condition: kids[0] (goals that hold when
              the condition does), then the separator and goal a; or kids[1]
              (when it does not) and nothing printed
     END      the unit's text is over
     REAL     a floating-point number; expr a, printed as b says, gives its very text
+             (c: F32_BITS when a is the bits of a binary32, | FIXED's width << 8 | precision)
     UNDEF    the path goes through an undefined operand case: a unit read so is
              taken only when no defined reading prints the text
     FOR      {for}: the body once per value of the loop variable (a slot
@@ -52,12 +56,12 @@ from ..model import Choice, Sequence, Struct, max_bits
 from . import cexpr as E
 from .cexpr import Env
 from .cwriter import expr_lines
-from .names import Names, has_member
+from .names import Names, count_member, has_member
 from .printer import display_chains
 
 # goal kinds: the numbers of enum isa_asm_goal_kind in runtime/include/isagen/asm.h
 KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END", "FOR", "REAL", "UNDEF",
-         "ITEM")
+         "ITEM", "NEST")
 KIND = {k: i + 1 for i, k in enumerate(KINDS)}
 
 # number formats: enum isa_asm_num
@@ -66,6 +70,8 @@ NUM = {k: i for i, k in enumerate(NUM_FORMATS)}
 # real formats: enum isa_asm_real
 REAL_FORMATS = ("REPR", "G", "FIXED", "HALF_F", "HALF_G")
 REALS = {k: i for i, k in enumerate(REAL_FORMATS)}
+F32_BITS = 1 << 16  # REAL's c: expr a is the bits of a binary32 (ISA_ASM_F32_BITS)
+F64_BITS = 1 << 17  # ... of a binary64 (ISA_ASM_F64_BITS)
 MAX_PARAMS = 16  # ISA_ASM_MAX_PARAMS: an operand's parameters and loop variables
 SEARCH_BITS = 12  # asm.c's SEARCH_BITS: the most unknown bits a waiting equation is searched over
 
@@ -78,7 +84,9 @@ class Goal:
     c: int = 0
     kids: list = dc_field(default_factory=list)
     text: str = ""
-    offset: str = "0"   # SCOPE: C offsetof of the alternative in the unit; CALL: of the nested struct
+    offset: str = "0"   # SCOPE: C offsetof of the alternative in the unit; NEST: of the nested struct
+    c_expr: str = None  # NEST: C of c (an element's size)
+    length: int = None  # NEST: len, the item's most elements (else len is the text's)
 
 
 @dataclass
@@ -87,9 +95,13 @@ class Var:
     is about (or of a struct, item or overlay view in it)."""
     scope: object       # Struct or Sequence
     field: object       # the model Field, or None (an item's presence flag)
-    c_member: str       # member designator: "acc0_src0", "x[2]", "u.imm.dest", "has_varying"
+    c_member: str       # member designator: "acc0_src0", "x[2]", "u.imm.dest", "has_varying", "dst[0].reg.File"
     width: int
     signed: bool
+    index: tuple = (-1, 1, 0)  # (slot, k, c): element k * P[slot] + c of a repeated item (c_member
+                               # names element 0); slot -1: none
+    stride: str = "0"   # C size of one element of that item
+    count: int = 0      # its most elements
 
 
 @dataclass
@@ -101,6 +113,7 @@ class Expr:
     reads: list          # [("var", var index) | ("param", k)]
     proposals: list      # per read: C text of its value from `want` (and `alt`), or None
     free: list           # per read: the bits its guess cannot know (Loss.free)
+    separable: bool = False  # a concatenation: every read's guess needs `want` only
 
 
 class Unsupported(Exception):
@@ -136,10 +149,8 @@ class AsmTables:
             stream = self.spec.stream
             # <derive>d fields are the program encoder's to set: a unit's
             # check prints what it encodes, so text that says otherwise fails
-            if stream is not None and stream.states:
-                raise self.fail(stream, "a stream with <state>s is not assembled yet")
-            if isinstance(unit, Choice) and any(a.first for a in unit.alts):
-                raise self.fail(unit, "a program's first unit chosen by its place is not assembled yet")
+            # <state>s are known while a unit is read: what the units before
+            # it leave (asm.c walks them with a cursor)
             if self.dump:
                 self.root = 0   # read through the reflection tables (asm.c: read_dump)
             else:
@@ -157,39 +168,56 @@ class AsmTables:
         sep = self.spec.stream.separator if self.spec.stream is not None else "\n"
         self.line_units = sep.endswith("\n") or (sep == "" and self.multiline)
 
-    def item_structs(self):
-        """(C member, Struct) of a sequence unit's struct items: what its
-        init sets to their XML defaults."""
-        t = self.unit_type
-        if not isinstance(t, Sequence):
+    def init_lines(self, t, lv, depth=0):
+        """C statements setting object `lv` (a C lvalue) of type t to what
+        a unit starts as before its text is read: zeros, the XML defaults
+        (the types' own inits), and for a field with no default, the value
+        it is expected to hold (expect=); an overlay's views get their
+        defaults here too (its init leaves them zero)."""
+        n = self.names
+        if isinstance(t, Sequence):
+            out = [f"memset(&{lv}, 0, sizeof {lv});"]
+            for it in t.items:
+                target = it.type.target
+                if not isinstance(target, (Struct, Sequence)):
+                    continue
+                if it.count is None:
+                    out += self.init_lines(target, f"{lv}.{it.name}", depth)
+                elif it.max:
+                    i = f"i{depth}"
+                    inner = self.init_lines(target, f"{lv}.{it.name}[{i}]", depth + 1)
+                    out += [f"for (unsigned {i} = 0; {i} < {it.max}u; {i}++) {{"] + ["   " + x for x in inner] + ["}"]
+            return out
+        if not isinstance(t, Struct):
             return []
-        return [(it.name, it.type.target) for it in t.items
-                if it.count is None and isinstance(it.type.target, Struct)]
+        out = [f"{n.fn(t, 'init')}(&{lv});"]
+        groups = [(lv, t.fields, False)] + [(f"{lv}.u.{v.name}", v.fields, True)
+                                            for v in (t.variants if t.overlay else ())]
+        for where, fields, view in groups:
+            for f in fields:
+                value = f.default if view and f.default is not None else None if f.default is not None else f.expect
+                if f.role == "field" and f.count == 1 and value:
+                    out.append(f"{where}.{f.name} = {E.c_int(value)};")
+        return out
 
-    def expected_values(self):
-        """(C member path in the unit, C value) of the fields with an
-        expect= and no default, and of an overlay view's fields with a
-        default, in the unit's structs (sequence items included; a choice's
-        alternatives are set when chosen)."""
+    def unit_init_lines(self):
+        """The asm init of a unit (a choice: zeros; its alternative is
+        set up when chosen: select_lines)."""
+        U = self.names.sname(self.unit_type)
+        if isinstance(self.unit_type, (Struct, Sequence)):
+            return [f"{U} *u = ({U} *)unit;"] + self.init_lines(self.unit_type, "(*u)")
+        return [f"memset(unit, 0, sizeof({U}));"]
+
+    def select_cases(self):
+        """(alternative index, C statements) setting up each alternative of
+        a choice unit once chosen (after its set_variant)."""
+        if not isinstance(self.unit_type, Choice):
+            return []
         out = []
-
-        def walk(t, path):
-            if isinstance(t, Sequence):
-                for it in t.items:
-                    if it.count is None and isinstance(it.type.target, (Struct, Sequence)):
-                        walk(it.type.target, (path + "." if path else "") + it.name)
-                return
-            if not isinstance(t, Struct):
-                return
-            # (an overlay's init leaves its views zero: their defaults too)
-            groups = [(path, t.fields, False)] + [((path + "." if path else "") + f"u.{v.name}", v.fields, True)
-                                                  for v in (t.variants if t.overlay else ())]
-            for where, fields, view in groups:
-                for f in fields:
-                    value = f.default if view and f.default is not None else None if f.default is not None else f.expect
-                    if f.role == "field" and f.count == 1 and value:
-                        out.append(((where + "." if where else "") + f.name, E.c_int(value)))
-        walk(self.unit_type, "")
+        for a in self.unit_type.alts:
+            lines = self.init_lines(a.type.target, f"u->u.{a.name}")
+            if len(lines) > 1 or isinstance(a.type.target, Sequence):
+                out.append((a.index, lines))
         return out
 
     @property
@@ -280,19 +308,21 @@ class AsmTables:
             # an alternative the assembler cannot read is left out (and
             # reported); the others still assemble
             branches = []
+            has_first = any(a.first for a in t.alts)
             for a in t.alts:
                 if a.shadowed:
                     continue
                 st = a.type.target
                 try:
-                    if not isinstance(st, Struct):
-                        raise self.fail(a, f"alternative {st.name} is a {st.kind}: the assembler reads structs only")
+                    if not isinstance(st, (Struct, Sequence)):
+                        raise self.fail(a, f"alternative {st.name} is a {st.kind}: the assembler does not read those")
                     body = self.struct_goal(st)
                 except Unsupported as u:
                     self.unsupported.append((u.loc, f"{st.name}: {u.message}"))
                     continue
                 off = f"offsetof({self.names.sname(t)}, u.{a.name})"
-                branches.append([self.add(Goal("SCOPE", a=a.index, c=min_bytes(st), offset=off)), body, 0])
+                place = 1 if a.first else 2 if has_first else 0
+                branches.append([self.add(Goal("SCOPE", a=a.index, b=place, c=min_bytes(st), offset=off)), body, 0])
             if not branches:
                 raise self.fail(t, f"no alternative of {t.name} can be assembled")
             return self.alt(branches)
@@ -325,13 +355,32 @@ class AsmTables:
             with self.walking(d.when_loc):
                 branches.append(before + self.assume(d.when, True, s, None) + body)
                 before = before + self.assume(d.when, False, s, None)
-        g = [self.alt(branches) if len(branches) > 1 else self.seq(branches[0])]
+        g = self.presence_goals(s) + [self.alt(branches) if len(branches) > 1 else self.seq(branches[0])]
         lf = getattr(s, "length_flag_field", None)
         if lf is not None:
             # the short form when it holds the text, else the long one (the encoder's own rule)
             e0 = self.const_expr(s, lf)
             g.append(self.alt([[self.add(Goal("EQ", a=e0, b=-1, c=0))], [self.add(Goal("EQ", a=e0, b=-1, c=1))]]))
         return self.seq(g)
+
+    def presence_goals(self, s):
+        """An equation per optional or repeated item of a sequence: its
+        has_/n_ member equals the expression that says it (a display may
+        read either; the encoder writes the field from the member, or checks
+        it).  Not for present="bit(F, n)": the encoder sets that bit, and an
+        equation would search F's other bits."""
+        if not isinstance(s, Sequence):
+            return []
+        out = []
+        for it in s.items:
+            node = it.present if it.present is not None else it.count
+            if node is None or sets_a_bit(it):
+                continue
+            flag = X.Call("count" if it.present is None else "present", [X.Path([it.name], 0)], 0)
+            flag.ref = R.ItemPresent(it, count=it.present is None)
+            with self.walking(it.present_loc if it.present is not None else it.count_loc):
+                out.append(self.add(Goal("EQ", a=self.expr(flag, s, None), b=self.expr(node, s, None))))
+        return out
 
     # ---- templates
 
@@ -407,10 +456,13 @@ class AsmTables:
         if node.type == "agg":
             if isinstance(ref, R.OperandCall):
                 return self.call(ref.operand, ref.args, scope, operand, node)
-            if isinstance(ref, R.AggValue) and isinstance(ref.target, Struct) and scope is not None:
-                path = self.member_path(ref.access, node)
+            if isinstance(ref, R.AggValue) and isinstance(ref.target, (Struct, Sequence)) and scope is not None:
+                path, (slot, k, c), stride, count = self.member_path(ref.access, node, scope)
+                if (k, c) != (1, 0):
+                    raise self.fail(node, "printing an element of a repeated item at other than a {for} variable")
                 body = self.struct_goal(ref.target)
-                return self.add(Goal("CALL", a=body, b=0, offset=f"offsetof({self.names.sname(scope)}, {path})"))
+                return self.add(Goal("NEST", a=body, b=slot + 1, c_expr=f"(int64_t){stride}", length=count,
+                                     offset=f"offsetof({self.names.sname(scope)}, {path})"))
             raise self.fail(node, "printing a <use>, a choice or a struct parameter is not assembled yet")
         field = R.field_of(ref) if isinstance(node, X.Path) else None
         real = self.real(p, node, field, scope, operand)
@@ -454,6 +506,17 @@ class AsmTables:
             return None
         if p.fmt_enum is not None or fmt[-1] not in "rfFeEgG":
             return None
+        if isinstance(node, X.Call) and node.fn in ("f32", "f64"):
+            # the binary32 or binary64 bits themselves: the matcher's guess
+            # is the float nearest the number (F32_BITS, F64_BITS in c)
+            bits = self.expr(node.args[0], scope, operand)
+            flag = F32_BITS if node.fn == "f32" else F64_BITS
+            if fmt in ("r", "g"):
+                return self.add(Goal("REAL", a=bits, b=REALS["REPR" if fmt == "r" else "G"], c=flag))
+            fixed = re.fullmatch(r"([1-9]\d?)?(?:\.(\d{1,2}))?f", fmt)
+            if fixed:
+                width, prec = int(fixed.group(1) or 0), int(fixed.group(2) or 6)
+                return self.add(Goal("REAL", a=bits, b=REALS["FIXED"], c=flag | width << 8 | prec))
         if fmt == "r":
             return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["REPR"]))
         conv, spec = fmt[-1], fmt[:-1]
@@ -528,23 +591,37 @@ class AsmTables:
             self.enums.append(e)
         return self.enum_keys[id(e)]
 
-    def var_for(self, scope, f, member):
+    def var_for(self, scope, f, member, index=(-1, 1, 0), stride="0", count=0, width=1):
         """The variable of member `member` of scope (f: its field; None: an
-        item's presence flag, one bit)."""
-        key = (id(scope), member)
+        item's presence flag or count, `width` bits); of element P[slot]
+        of a repeated item when index says so."""
+        key = (id(scope), member, index)
         if key not in self.var_keys:
-            width = sum(w for _, w in f.pieces) if f is not None else 1
+            width = sum(w for _, w in f.pieces) if f is not None else width
             self.var_keys[key] = len(self.vars)
-            self.vars.append(Var(scope, f, member, width, f is not None and f.type.kind == "sint"))
+            self.vars.append(Var(scope, f, member, width, f is not None and f.type.kind == "sint", index, stride, count))
         return self.var_keys[key]
 
-    def member_path(self, acc, node):
-        """The C member designator an access of the scope's own fields
-        names: members, items, constant elements, an overlay's views."""
+    def member_path(self, acc, node, scope):
+        """(C member designator, slot, stride) of an access of the scope's
+        own fields: members, items, constant elements, an overlay's views;
+        and an element of a repeated item indexed by a {for} variable (the
+        designator then names element 0; slot: the variable's place in
+        P[], stride: C size of an element), else slot -1."""
         if acc.root != R.SELF:
             raise self.fail(node, "a field of a struct parameter or of another unit")
-        path = ""
+        path, slot, stride, count = "", -1, "0", 0
         for s in acc.steps:
+            if isinstance(s, R.ItemElement):
+                count = s.item.max
+                loop = self.affine(s.index) if slot < 0 else None
+                if loop is None:
+                    raise self.fail(node, "an element of a repeated item indexed by other than a {for} "
+                                          "variable, times and plus a number")
+                slot, scale, add = loop
+                stride = f"sizeof(((const {self.names.sname(scope)} *)0)->{path + ('.' if path else '') + s.item.name}[0])"
+                path += ("." if path else "") + f"{s.item.name}[0]"
+                continue
             if isinstance(s, R.Member):
                 path += ("." if path else "") + s.field.name
             elif isinstance(s, R.ItemOf):
@@ -554,9 +631,24 @@ class AsmTables:
             elif isinstance(s, R.InVariant) and getattr(s.variant.owner, "overlay", False):
                 path += ("." if path else "") + f"u.{s.variant.name}"
             else:
-                raise self.fail(node, "a field reached through a variant, a repeated item, an alternative "
-                                      "or a run-time index")
-        return path
+                raise self.fail(node, "a field reached through a variant, an alternative or a run-time index")
+        return path, (slot, scale, add) if slot >= 0 else (-1, 1, 0), stride, count
+
+    def affine(self, node):
+        """(slot of the {for} variable, k, c) of an index k * i + c, or None."""
+        if isinstance(node, X.Path) and isinstance(node.ref, R.LoopValue) and node.ref.name in dict(self.loops):
+            return dict(self.loops)[node.ref.name], 1, 0
+        if isinstance(node, X.Binary) and node.op == "+":
+            for a, b in ((node.a, node.b), (node.b, node.a)):
+                inner, c = self.affine(a), constant(b)
+                if inner is not None and c is not None and 0 <= inner[2] + c < 256:
+                    return inner[0], inner[1], inner[2] + c
+        if isinstance(node, X.Binary) and node.op == "*":
+            for a, b in ((node.a, node.b), (node.b, node.a)):
+                inner, k = self.affine(a), constant(b)
+                if inner is not None and k is not None and 0 < k * inner[1] < 256:
+                    return inner[0], inner[1] * k, inner[2] * k
+        return None
 
     def const_expr(self, scope, f):
         """An expression reading field f of scope (made up: the length flag)."""
@@ -574,7 +666,7 @@ class AsmTables:
                     return
                 if scope is None:
                     raise self.fail(node, "a field read outside a struct")
-                k = ("var", self.var_for(scope, ref.field, self.member_path(acc, node)))
+                k = ("var", self.var_for(scope, ref.field, *self.member_path(acc, node, scope)))
             elif isinstance(ref, R.ParamValue):
                 k = ("param", operand.params.index(ref.name))
             elif isinstance(ref, R.LoopValue):
@@ -593,7 +685,9 @@ class AsmTables:
                     raise self.fail(node, f"${ref.name} is not assembled yet (known only once the program is)")
                 return
             elif isinstance(ref, R.StateValue):
-                raise self.fail(node, f"the <state> ${ref.state.name} is not assembled yet")
+                if getattr(node, "index", None) is not None:
+                    self.reads_of(node.index, scope, operand, out)
+                return
             else:
                 raise self.fail(node, f"{type(ref).__name__} values are not assembled yet")
             if k not in out:
@@ -601,12 +695,15 @@ class AsmTables:
             return
         if isinstance(node, X.Call) and node.fn in ("present", "count"):
             ref = node.ref
-            if not isinstance(ref, R.ItemPresent) or ref.count or ref.item.count is not None:
-                raise self.fail(node, "count(), and present() of a choice's alternative or a repeated item, "
-                                      "are not assembled yet")
-            if ref.item.present is None:
+            if not isinstance(ref, R.ItemPresent):
+                raise self.fail(node, "present() of a choice's alternative is not assembled yet")
+            it = ref.item
+            if it.present is None and it.count is None:
                 return  # always there
-            k = ("var", self.var_for(scope, None, has_member(ref.item)))
+            if it.count is not None and not ref.count:
+                raise self.fail(node, "present() of a repeated item is not assembled yet")
+            k = ("var", self.var_for(scope, None, count_member(it) if ref.count else has_member(it),
+                                     width=(it.max or 1).bit_length() if ref.count else 1))
             if k not in out:
                 out.append(k)
             return
@@ -621,6 +718,16 @@ class AsmTables:
         self.reads_of(node, scope, operand, reads)
         env = Env(self.names, "v", True, None, False)
         proposals, free = [], []
+        parts = self.concatenation(node, scope, operand)
+        if parts is not None and len(parts) == len(reads) > 1:
+            # fields side by side (a | b << 32): each read's bits of the value, all at once
+            proposals = [None] * len(reads)
+            for read, shift, width in parts:
+                proposals[reads.index(read)] = E.Call("isa_x_bits", [E.Atom("want"), E.Atom(str(shift)),
+                                                                     E.Atom(str(width))])
+            self.expr_keys[key] = len(self.exprs)
+            self.exprs.append(Expr(scope, operand, self.loops, node, reads, proposals, [0] * len(reads), True))
+            return self.expr_keys[key]
         for r in reads:
             loss = Loss()
             try:
@@ -631,6 +738,30 @@ class AsmTables:
         self.expr_keys[key] = len(self.exprs)
         self.exprs.append(Expr(scope, operand, self.loops, node, reads, proposals, free))
         return self.expr_keys[key]
+
+    def concatenation(self, node, scope, operand):
+        """[(read, shift, width)] when node is unsigned fields side by side,
+        `a | b << k | ...` with their bits disjoint, else None."""
+        if isinstance(node, X.Binary) and node.op == "|":
+            a, b = self.concatenation(node.a, scope, operand), self.concatenation(node.b, scope, operand)
+            if a is None or b is None:
+                return None
+            spans = sorted((s, s + w) for _, s, w in a + b)
+            if any(spans[i][1] > spans[i + 1][0] for i in range(len(spans) - 1)):
+                return None
+            return a + b
+        shift = 0
+        if isinstance(node, X.Binary) and node.op == "<<":
+            shift = constant(node.b)
+            if shift is None or not 0 <= shift < 64:
+                return None
+            node = node.a
+        f = R.field_of(getattr(node, "ref", None)) if isinstance(node, X.Path) else None
+        if f is None or f.type.kind not in ("uint", "bool") or shift + f.width > 64:
+            return None
+        reads = []
+        self.reads_of(node, scope, operand, reads)
+        return [(reads[0], shift, f.width)] if len(reads) == 1 else None
 
     # ---- C text for the template
 
@@ -651,6 +782,17 @@ class AsmTables:
         """C locals of P[]: the operand's parameters, then the loop variables."""
         params = [Names.param(p) for p in e.operand.params] if e.operand is not None else []
         return params + [Names.loop_var(name) for name, _ in e.loops]
+
+
+def sets_a_bit(it):
+    """Whether item it's presence is present="bit(F, n)", a bit of a field
+    the sequence's encoder sets from the item's has_ member (as
+    SequenceCode.presence_setters does)."""
+    from .sequence import SequenceCode
+    node = it.present
+    return isinstance(node, X.Call) and node.fn == "bit" and isinstance(node.args[1], X.Num) and \
+        isinstance(node.args[0], X.Path) and SequenceCode.settable(node.args[0]) and \
+        node.args[1].value < node.args[0].ref.field.width
 
 
 def min_bytes(s):
@@ -676,6 +818,9 @@ def most_bits(t):
                 return 0
             total += n * bits
         return -(-total // t.align) * t.align if t.align else total
+    if isinstance(t, Choice):
+        sizes = [most_bits(a.type.target) for a in t.alts]
+        return 0 if not sizes or 0 in sizes else max(sizes)
     return max_bits(t)
 
 
@@ -747,6 +892,12 @@ def propose(node, read, tables, scope, operand, want, env, loss):
             tables.reads_of(node, scope, operand, out)
             if out == [read]:
                 return want
+        raise Unsupported(node, "not invertible")
+    if isinstance(node, X.Call) and node.fn in ("present", "count"):
+        out = []
+        tables.reads_of(node, scope, operand, out)
+        if out == [read]:
+            return want  # an item's has_/n_ member
         raise Unsupported(node, "not invertible")
     kids = children(node)
     holders = [k for k in kids if mentions(k, read, tables, scope, operand)]

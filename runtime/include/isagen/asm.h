@@ -54,20 +54,27 @@ enum isa_asm_goal_kind {
                      * caller), then goal a; its fields are at `offset` in the caller's struct (a
                      * nested struct or item printed with its display: no parameters) */
    ISA_ASM_SCOPE,   /* select the unit's alternative a (0: the unit is a struct); fields are read at
-                     * `offset` in the unit, which takes at least c bytes */
+                     * `offset` in the unit, which takes at least c bytes; b 1: only the program's
+                     * first unit is this alternative, b 2: the first unit is not */
    ISA_ASM_LIST,    /* the kids, each printed after text (a separator) or not at all */
    ISA_ASM_END,     /* the unit's text is over */
    ISA_ASM_FOR,     /* goal a once per value from expr kids[0] up to expr kids[1], in parameter slot b;
                      * as many times as the text has it when the bound is unknown */
    ISA_ASM_REAL,    /* a floating-point number: expr a printed as b (enum isa_asm_real) says gives
-                     * its very text; c: FIXED's width << 8 | precision */
+                     * its very text; c: FIXED's width << 8 | precision, | ISA_ASM_F32_BITS
+                     * (ISA_ASM_F64_BITS) when expr a is the bits of a binary32 (binary64) */
    ISA_ASM_UNDEF,   /* an undefined operand case: a unit read through one is taken only when no
                      * defined reading prints the text */
-   ISA_ASM_ITEM     /* a {list} item with a condition: kids[0] (the condition holds), the list's
+   ISA_ASM_ITEM,    /* a {list} item with a condition: kids[0] (the condition holds), the list's
                      * separator and goal a; or kids[1] (it does not) and no text */
+   ISA_ASM_NEST     /* a struct field or item printed with its own display: goal a, its fields at
+                     * `offset` in the caller's struct, plus params[b - 1] * c bytes when b > 0 (an
+                     * element of a repeated item, indexed by a {for} variable, of at most len) */
 };
 
 enum isa_asm_real { ISA_ASM_REPR, ISA_ASM_G, ISA_ASM_FIXED, ISA_ASM_HALF_F, ISA_ASM_HALF_G };
+#define ISA_ASM_F32_BITS (1 << 16)
+#define ISA_ASM_F64_BITS (1 << 17)
 
 enum isa_asm_num { ISA_ASM_DEC, ISA_ASM_UDEC, ISA_ASM_HEX, ISA_ASM_HEX_0X, ISA_ASM_OCT, ISA_ASM_BIN, ISA_ASM_BIN_0B };
 
@@ -84,12 +91,18 @@ struct isa_asm_goal {
    uint32_t head;  /* with lead: the LIT goal it starts with (what an error says was expected) */
 };
 
-/* A field a display reads: a scalar member of the struct it is about. */
+/* A field a display reads: a scalar member of the struct it is about
+ * (with slot > 0: of element scale * params[slot - 1] + add of a repeated
+ * item, `offset` being element 0's, and elements `stride` bytes apart). */
 struct isa_asm_var {
    size_t offset; /* of the C member in that struct */
    uint8_t c_size;
    uint8_t width;
    uint8_t is_signed;
+   uint8_t slot;
+   uint8_t scale, add;
+   uint16_t count; /* with slot: the item's most elements */
+   uint32_t stride;
 };
 
 /* An expression of a template: its value (eval, or eval_real for a
@@ -109,6 +122,8 @@ struct isa_asm_expr {
    uint32_t first;
    uint16_t n;
    uint32_t proposes;
+   uint8_t separable; /* fields side by side: every read's guess needs `want` only, so all are
+                       * guessed at once however many are unknown */
 };
 
 /* The names of an enum the text may give, longest first. */
@@ -147,6 +162,9 @@ struct isa_asm {
     * unit, 1 where a field the matcher set is), or NULL */
    void (*merge)(void *unit, const unsigned char *known);
    uint32_t max_bytes; /* the most bytes a unit it writes takes */
+   /* a choice's alternative chosen: set_variant, then what init does for a
+    * unit (defaults of its items, expect= values), or NULL: set_variant */
+   void (*select)(void *unit, unsigned alt);
 };
 
 #ifdef __cplusplus

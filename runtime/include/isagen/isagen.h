@@ -758,6 +758,11 @@ void isa_cursor_fini(struct isa_cursor *c);
  * $prev that saves a copy of every unit; ISA_ERR_LIMIT if a unit over
  * ISA_CURSOR_UNIT_BYTES finds no memory. */
 int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct isa_error *err);
+/* The <state>s the units walked so far leave for a unit after them (ctx's
+ * state, state_set and grown, which point into the cursor): what the
+ * assembler reads the next unit of a program in before it exists.  Call it
+ * once the walk is over; the cursor then goes no further. */
+void isa_cursor_states_after(struct isa_cursor *c, struct isa_ctx *ctx);
 /* The unit the last isa_cursor_next(c, NULL, ...) decoded. */
 static inline const void *isa_cursor_unit(const struct isa_cursor *c)
 {
