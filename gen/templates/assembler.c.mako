@@ -99,7 +99,13 @@ static const struct isa_asm_expr ${P}_asm_exprs[] = {
 static const struct isa_asm_var ${P}_asm_vars[] = {
 % for v in a.vars:
 <% st = n.sname(v.scope) %>\
-   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}), ${v.width}, ${1 if v.signed else 0}, ${v.index[0] + 1}, ${v.index[1]}, ${v.index[2]}, ${v.count}, ${v.stride}},
+%   if v.index[0] < 0:
+   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}), ${v.width}, ${1 if v.signed else 0}, 0, 1, 0, 0, 0},
+%   else:
+   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}),
+    ${v.width}, ${1 if v.signed else 0}, ${v.index[0] + 1}, ${v.index[1]}, ${v.index[2]}, ${v.count},
+    ${v.stride}},
+%   endif
 % endfor
 % if not a.vars:
    {0, 0, 0, 0, 0, 0, 0, 0, 0},
