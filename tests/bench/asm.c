@@ -10,10 +10,10 @@
  * names (as tests/corpora.py reads it: the spec, or BASE-V for BASE@V; the
  * real-, -excluded and -program files are left out).  A record is used when
  * its text (or, in a corpus of bytes alone, the text isa dis prints for
- * them) assembles (default options) into one unit that prints the text
- * again; the assembler is slow, so at most ASM_MAX records, spread evenly
- * over the corpus.  One item is one unit (an instruction, or nv-sph's
- * header). */
+ * them) assembles (default options) into units that print the text
+ * again (one, or a whole program: TGSI's records); the assembler is slow,
+ * so at most ASM_MAX records, spread evenly over the corpus.  One item is
+ * one unit (an instruction, nv-sph's header, a TGSI token group). */
 #define _POSIX_C_SOURCE 200809L /* opendir */
 #include <dirent.h>
 #include <stdio.h>
@@ -33,6 +33,7 @@ struct asm_set {
    const struct isa_spec *spec;
    char file[256];
    unsigned n, read, tried; /* records used; records of the corpus; records tried */
+   unsigned units;          /* the units of the records used */
    char *text;              /* record i's text is text[tstart[i]..tstart[i+1]) */
    size_t tstart[ASM_MAX + 1];
    uint8_t *bytes;          /* and its bytes bytes[bstart[i]..bstart[i+1]) */
@@ -201,9 +202,10 @@ static void load_set(struct asm_set *set)
       set->tried++;
       if (tlen + (size_t)n > (size_t)ASM_MAX * 4096 ||
           isa_assemble(set->spec, text, (size_t)n, NULL, scratch, sizeof scratch, &size, &diag, 1, &nd) != ISA_OK ||
-          blen + size > (size_t)ASM_MAX * UNIT_CAP || dis(set->spec, scratch, size, &plen) != 1 ||
+          blen + size > (size_t)ASM_MAX * UNIT_CAP || !(nd = dis(set->spec, scratch, size, &plen)) ||
           !same_text(printed, plen, text, (size_t)n))
          continue;
+      set->units += nd;
       set->tstart[set->n] = tlen;
       memcpy(set->text + tlen, text, (size_t)n);
       tlen += (size_t)n;
@@ -303,7 +305,7 @@ size_t asm_bench_cases(struct bench_case *out, size_t max)
          units[i][k] = (char)(unit[k] >= 'A' && unit[k] <= 'Z' ? unit[k] - 'A' + 'a' : unit[k]);
       out[n].name = names[i];
       out[n].unit = !strcmp(units[i], "instruction") ? "insn" : units[i];
-      out[n].items = A[i].n;
+      out[n].items = A[i].units;
       out[n].generated = assemble;
       out[n].baseline = decode_print;
       out[n].state = &A[i];
@@ -315,6 +317,6 @@ void asm_bench_report(const char *filter)
 {
    for (unsigned i = 0; i < n_sets; i++)
       if (!filter || strstr(out_name(i), filter))
-         printf("  %-24s %s: %u of its %u records tried (spread over it), %u assemble into a unit that prints "
-                "them\n", A[i].spec->name, A[i].file, A[i].tried, A[i].read, A[i].n);
+         printf("  %-24s %s: %u of its %u records tried (spread over it), %u (%u units) assemble into units "
+                "that print them\n", A[i].spec->name, A[i].file, A[i].tried, A[i].read, A[i].n, A[i].units);
 }
