@@ -240,5 +240,6 @@ static const struct isa_asm ${P}_asm = {
    ${(P + '_asm_merge') if a.overlays else '0'},
    ${a.max_bytes},
    ${(P + '_asm_select') if cases else '0'},
+   ${a.place},
 };
 % endif

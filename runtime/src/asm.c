@@ -39,6 +39,28 @@
 #define SHOWN_EXPECTED 6   /* ...and named in it: those nearest what the text has */
 #define MAX_LOOP 64        /* iterations of a {for} whose bound the text gives */
 #define PRINT_MAX 4096     /* a unit's printed text, for the check */
+#define MAX_PASSES 4       /* over a text with labels, until none moves */
+#define MAX_LABEL 64       /* characters of a label's name */
+#define MAX_SPANS 16       /* labels used in one unit */
+
+/* The labels of a text (name: at a line's start): where each is, as the
+ * pass before found it; a number whose expression reads $offset may be a
+ * label's name, standing for the number the listing prefix prints for the
+ * unit it labels (isa_asm.place). */
+struct label {
+   const char *name;
+   uint32_t len;
+   uint64_t offset;
+   unsigned pass; /* the pass that last saw it defined, + 1 */
+};
+
+struct labels {
+   struct label *v;
+   unsigned n, cap;
+   unsigned pass; /* this pass, + 1 */
+   int again;     /* a label was used before it was known, or moved: another pass */
+   int final;     /* no other pass follows: an unknown label is an error */
+};
 
 enum side_kind { SIDE_CONST, SIDE_EXPR, SIDE_PARAM }; /* SIDE_CONST first: a side left out is the constant 0 */
 
@@ -103,6 +125,10 @@ struct matcher {
    unsigned long steps;
    int overflow; /* a table below filled up, or the step budget ran out */
    struct expected exp;
+   struct labels *labels;
+   unsigned n_spans; /* the labels the unit read so far uses, where they are in the text */
+   size_t span_at[MAX_SPANS];
+   uint32_t span_len[MAX_SPANS];
    /* the longest unit found so far: its text's end, bytes, decoded unit */
    size_t best_end, best_bytes;
    unsigned best_mismatch, mismatch; /* blank runs unlike the text's (blank_mismatches) */
@@ -697,16 +723,95 @@ static int at_line_end(const struct matcher *m)
    return p >= m->len || m->text[p] == '\n';
 }
 
+/* ---- labels ------------------------------------------------------------------- */
+
+struct diags;
+static void report(struct diags *ds, size_t at, const char *fmt, ...) ISA_PRINTF(3, 4);
+
+/* The length of the identifier at `at` ([A-Za-z_][A-Za-z0-9_]*), or 0. */
+static size_t word_len(const struct matcher *m, size_t at)
+{
+   size_t n = 0;
+   if (at >= m->len || !(isalpha((unsigned char)m->text[at]) || m->text[at] == '_'))
+      return 0;
+   while (at + n < m->len && (isalnum((unsigned char)m->text[at + n]) || m->text[at + n] == '_'))
+      n++;
+   return n <= MAX_LABEL ? n : 0;
+}
+
+static struct label *find_label(struct labels *l, const char *name, size_t len)
+{
+   for (unsigned i = 0; i < l->n; i++)
+      if (l->v[i].len == len && memcmp(l->v[i].name, name, len) == 0)
+         return &l->v[i];
+   return NULL;
+}
+
+/* The number label name[0..len) stands for: what the listing prefix prints
+ * for the unit at its offset.  One not known yet (used before its line):
+ * this unit's own, and another pass; 0 in the last pass (an error). */
+static int label_value(struct matcher *m, const char *name, size_t len, int64_t *v)
+{
+   struct labels *l = m->labels;
+   struct label *lb = find_label(l, name, len);
+   struct isa_ctx c = m->ctx;
+   if (!lb || !lb->pass) {
+      if (l->final)
+         return 0;
+      l->again = 1;
+   } else {
+      c.offset = lb->offset;
+   }
+   *v = m->t->exprs[m->t->place].eval(NULL, NULL, &c);
+   return 1;
+}
+
+static int prefix_here(struct matcher *m, uint64_t offset);
+
+/* A label at m->pos (name: then a blank or the line's end): noted at
+ * `offset`, and read past; 0 when there is none. */
+static int label_here(struct matcher *m, uint64_t offset, struct diags *ds)
+{
+   struct labels *l = m->labels;
+   size_t n = word_len(m, m->pos), at = m->pos;
+   if (!n || at + n >= m->len || m->text[at + n] != ':' ||
+       (at + n + 1 < m->len && !isspace((unsigned char)m->text[at + n + 1])) || prefix_here(m, offset))
+      return 0;
+   struct label *lb = find_label(l, m->text + at, n);
+   if (lb && lb->pass == l->pass) {
+      report(ds, at, "label '%.*s' is defined twice", (int)n, m->text + at);
+   } else {
+      if (!lb) {
+         if (l->n == l->cap) {
+            unsigned cap = l->cap ? 2 * l->cap : 16;
+            struct label *v = (struct label *)realloc(l->v, cap * sizeof *v);
+            if (!v)
+               return 0;
+            l->v = v;
+            l->cap = cap;
+         }
+         lb = &l->v[l->n++];
+         *lb = (struct label){m->text + at, (uint32_t)n, offset, 0};
+      }
+      if (lb->pass && lb->offset != offset)
+         l->again = 1; /* it moved: what used it must be read again */
+      lb->offset = offset;
+      lb->pass = l->pass;
+   }
+   m->pos = at + n + 1;
+   return 1;
+}
+
 /* ---- matching ----------------------------------------------------------------- */
 
 struct saved {
    size_t pos;
-   unsigned n_trail, n_cons, n_frames, frame, undefined;
+   unsigned n_trail, n_cons, n_frames, frame, undefined, n_spans;
 };
 
 static struct saved save(const struct matcher *m)
 {
-   return (struct saved){m->pos, m->n_trail, m->n_cons, m->n_frames, m->frame, m->undefined};
+   return (struct saved){m->pos, m->n_trail, m->n_cons, m->n_frames, m->frame, m->undefined, m->n_spans};
 }
 
 static void restore(struct matcher *m, const struct saved *s)
@@ -717,6 +822,7 @@ static void restore(struct matcher *m, const struct saved *s)
    m->n_frames = s->n_frames;
    m->frame = s->frame;
    m->undefined = s->undefined;
+   m->n_spans = s->n_spans;
 }
 
 enum cont_kind { K_SEQ, K_NONEMPTY, K_EMPTY, K_STOP, K_FOR, K_ITEM };
@@ -893,6 +999,30 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       size_t end;
       skip_blank(m, 0, 0);
       s.pos = m->pos;
+      /* a label where a branch target's number may be (a number first: a
+       * hex number may look like a name) */
+      size_t name = (g->c & 1) && m->t->place >= 0 && !read_number(m, (unsigned)g->b, SIZE_MAX, &v, &end)
+                        ? word_len(m, m->pos)
+                        : 0;
+      if (name) {
+         /* a label for a branch target */
+         if (m->n_spans < MAX_SPANS && label_value(m, m->text + m->pos, name, &v)) {
+            m->span_at[m->n_spans] = m->pos;
+            m->span_len[m->n_spans++] = (uint32_t)name;
+            m->pos += name;
+            if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(v)}) && run(m, seq + 1, n - 1, k))
+               return 1;
+         } else {
+            expect(m, "a number or a label", 19);
+            if (m->pos >= m->exp.pos) {
+               m->exp.pos = m->pos;
+               m->exp.n = 0;
+               snprintf(m->exp.range, sizeof m->exp.range, "a label defined somewhere (name: at a line's start)");
+               m->exp.fixed = 0;
+            }
+         }
+         break;
+      }
       /* all its digits first; fewer when the next value follows without a
        * break ({tt0}{tt1}{tt2}{tt3}), not when what follows starts with
        * what no digit is (then the whole number is the value, and an error
@@ -1197,10 +1327,13 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
 /* ---- a unit's solution ---------------------------------------------------------- */
 
 /* Printed text p[0..pn) against the source s[0..sn): the same but for
- * blanks, and comments in the source. */
-static int same_text(const char *p, size_t pn, const char *s, size_t sn)
+ * blanks, comments in the source, and labels the source has where the
+ * printer has a number (at s[span_at[k]], span_len[k] characters; their
+ * equations made the numbers the labels'). */
+static int same_text(const char *p, size_t pn, const char *s, size_t sn, const struct matcher *m)
 {
    size_t i = 0, j = 0;
+   unsigned span = 0;
    for (;;) {
       while (i < pn && isspace((unsigned char)p[i]))
          i++;
@@ -1213,6 +1346,15 @@ static int same_text(const char *p, size_t pn, const char *s, size_t sn)
             continue;
          }
          break;
+      }
+      if (span < m->n_spans && s + j == m->text + m->span_at[span]) {
+         j += m->span_len[span++];
+         size_t from = i;
+         while (i < pn && (isalnum((unsigned char)p[i]) || p[i] == '-' || p[i] == '+'))
+            i++;
+         if (i == from)
+            return 0;
+         continue;
       }
       if (i == pn || j == sn)
          return i == pn && j == sn;
@@ -1228,10 +1370,12 @@ static int same_text(const char *p, size_t pn, const char *s, size_t sn)
  * same_text): 0 when it is the very text.  A run that ends a line in the
  * source is compared only for the indent after its last line break (the
  * blanks before a comment or a line end do not count). */
-static unsigned blank_mismatches(const char *p, size_t pn, const char *text, size_t start, size_t end, size_t len)
+static unsigned blank_mismatches(const char *p, size_t pn, const char *text, size_t start, size_t end, size_t len,
+                                 const struct matcher *m)
 {
    unsigned mismatches = 0;
    size_t i = 0, j = start;
+   unsigned span = 0;
    while (i < pn || j < end) {
       size_t pi = i, sj = j;
       int line_end = 0;
@@ -1267,11 +1411,23 @@ static unsigned blank_mismatches(const char *p, size_t pn, const char *text, siz
       }
       if (i >= pn || j >= end)
          break;
-      /* the same non-blank text follows (same_text): step over it */
-      while (i < pn && j < end && !isspace((unsigned char)p[i]) && p[i] == text[j]) {
+      /* the same non-blank text follows (same_text): step over it, and
+       * over a label and the number printed for it */
+      size_t step_i = i, step_j = j;
+      while (i < pn && j < end && !isspace((unsigned char)p[i])) {
+         if (span < m->n_spans && j == m->span_at[span]) {
+            j += m->span_len[span++];
+            while (i < pn && (isalnum((unsigned char)p[i]) || p[i] == '-' || p[i] == '+'))
+               i++;
+            continue;
+         }
+         if (p[i] != text[j])
+            break;
          i++;
          j++;
       }
+      if (i == step_i && j == step_j)
+         break; /* nothing alike to step over (same_text says there is): no endless loop */
    }
    return mismatches;
 }
@@ -1306,10 +1462,10 @@ static int verify(struct matcher *m)
    size_t n = isa_out_len(&o);
    if (n >= sizeof m->printed)
       return 0;
-   if (!same_text(m->printed, n, m->text + m->start, m->pos - m->start))
+   if (!same_text(m->printed, n, m->text + m->start, m->pos - m->start, m))
       return 0;
    m->unit_bytes = nbytes;
-   m->mismatch = blank_mismatches(m->printed, n, m->text, m->start, m->pos, m->len);
+   m->mismatch = blank_mismatches(m->printed, n, m->text, m->start, m->pos, m->len, m);
    struct isa_findings found;
    memset(&found, 0, sizeof found);
    if (u->validate)
@@ -1545,7 +1701,6 @@ static unsigned column_of(const char *text, size_t at)
    return col;
 }
 
-struct diags;
 static int read_dump(const struct isa_spec *spec, const char *text, size_t len, uint8_t *buf, size_t cap,
                      size_t *size, struct diags *ds);
 
@@ -1554,8 +1709,6 @@ struct diags {
    unsigned max, n;
    const char *text;
 };
-
-static void report(struct diags *ds, size_t at, const char *fmt, ...) ISA_PRINTF(3, 4);
 
 static void report(struct diags *ds, size_t at, const char *fmt, ...)
 {
@@ -1752,6 +1905,7 @@ static int sofar_states(struct sofar *p, const struct isa_spec *spec, const int6
 /* A fresh unit, nothing known of it. */
 static void start_unit(struct matcher *m)
 {
+   m->n_spans = 0;
    m->t->init(m->unit);
    memcpy(m->fresh, m->unit, m->unit_size);
    memset(m->known, 0, m->unit_size);
@@ -1764,6 +1918,29 @@ static void start_unit(struct matcher *m)
    m->n_trail = 0;
    m->steps = 0;
    m->overflow = 0;
+}
+
+/* Whether the listing prefix of some offset starts at m->pos (a label
+ * there would be an offset: "a4: " of AGX's). */
+static int prefix_here(struct matcher *m, uint64_t offset)
+{
+   if (m->t->prefix < 0)
+      return 0;
+   size_t at = m->pos;
+   struct isa_ctx keep = m->ctx;
+   uint32_t g = (uint32_t)m->t->prefix;
+   struct cont stop = {K_STOP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+   int found = 0;
+   m->ctx.listing = 1;
+   for (uint64_t o = offset; o < offset + 4 * (uint64_t)m->t->max_bytes + 1 && !found; o++) {
+      m->pos = at;
+      m->ctx.offset = o;
+      start_unit(m);
+      found = run(m, &g, 1, &stop);
+   }
+   m->ctx = keep;
+   m->pos = at;
+   return found;
 }
 
 /* After a unit of a listing that starts at `offset`: how many bytes the
@@ -1810,12 +1987,14 @@ static int match_unit(struct matcher *m)
    return 1;
 }
 
+static int assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options, uint8_t *buf,
+                    size_t cap, size_t *size, struct diags *ds, struct labels *labels);
+
 int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options,
                  uint8_t *buf, size_t cap, size_t *size,
                  struct isa_asm_diag *diags, unsigned max_diags, unsigned *n_diags)
 {
    struct diags ds = {diags, max_diags, 0, text};
-   int status = ISA_OK;
    *size = 0;
    if (n_diags)
       *n_diags = 0;
@@ -1832,6 +2011,32 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          *n_diags = ds.n;
       return r;
    }
+   /* labels: each pass reads them where the pass before left them, until
+    * none moves (a label used before its line is known from the second) */
+   struct labels labels;
+   memset(&labels, 0, sizeof labels);
+   int r;
+   for (unsigned pass = 0;; pass++) {
+      labels.again = 0;
+      labels.final = pass + 1 >= MAX_PASSES;
+      ds.n = 0;
+      *size = 0;
+      r = assemble(spec, text, len, options, buf, cap, size, &ds, &labels);
+      if (!labels.again || labels.final || r == ISA_ERR_LIMIT)
+         break;
+   }
+   free(labels.v);
+   if (n_diags)
+      *n_diags = ds.n;
+   return r;
+}
+
+/* One pass over the text (isa_assemble). */
+static int assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options, uint8_t *buf,
+                    size_t cap, size_t *size, struct diags *dsp, struct labels *labels)
+{
+   struct diags ds = *dsp;
+   int status = ISA_OK;
    /* the matcher's tables are filled as they are used: only what comes
     * before them starts zeroed (a calloc of it all costs more than a short
     * program's assembly) */
@@ -1873,10 +2078,15 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
    size_t prev_end = 0;
    int prev_ok = 0;
    memset(&prev_exp, 0, sizeof prev_exp);
+   labels->pass++;
+   m->labels = labels;
    for (;;) {
       skip_blank(m, 0, 1);
       if (m->pos >= m->len)
          break;
+      /* a label (not a listing's offset prefix, which may look like one) */
+      if (m->t->place >= 0 && listing != 1 && label_here(m, offset, &ds))
+         continue;
       memset(&m->ctx, 0, sizeof m->ctx);
       m->ctx.offset = offset;
       m->ctx.index = index;
@@ -2024,8 +2234,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
       }
    }
 out:
-   if (n_diags)
-      *n_diags = ds.n;
+   *dsp = ds;
    free(units.v);
    free(units.at);
    if (sofar.open)

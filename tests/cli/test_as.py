@@ -417,6 +417,36 @@ class LimaPp(Scratch):
             self.assertEqual(got[at] & 0x03f8001f, want[at] & 0x03f8001f, f"control word at word {at}")
             at += want[at] & 31
 
+    def test_labels_stand_for_branch_targets(self):
+        # a label is the word offset the listing prefix prints for its line;
+        # "done" is used before its line (a second pass reads it)
+        program = ("top:\n"
+                   "mov.v1 $0 ^const0, const0 1.000000 0.000000 0.000000 0.000000\n"
+                   "loop: mov.s1 $0.y ^const0.x, const0 0.000000 0.000000 0.000000 0.000000\n"
+                   "branch.eq $0.z ^const0.x loop, const0 0.000000 0.000000 0.000000 0.000000\n"
+                   "branch done\n"
+                   "branch top\n"
+                   "done:\n"
+                   "mov.v1 $0 ^const0, const0 1.000000 1.000000 1.000000 1.000000, stop\n")
+        code, out, err = run("as", "--isa", "lima-pp", "-", stdin=program.encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(dis("lima-pp", out.hex(), "--offsets"),
+                         "@     0: mov.v1 $0 ^const0, const0 1.000000 0.000000 0.000000 0.000000\n"
+                         "@     5: mov.s1 $0.y ^const0.x, const0 0.000000 0.000000 0.000000 0.000000\n"
+                         "@     9: branch.eq $0.z ^const0.x 5, const0 0.000000 0.000000 0.000000 0.000000\n"
+                         "@    15: branch 23\n"
+                         "@    19: branch 0\n"
+                         "@    23: mov.v1 $0 ^const0, const0 1.000000 1.000000 1.000000 1.000000, stop\n")
+
+    def test_unknown_and_twice_defined_labels_are_errors(self):
+        code, out, err = run("as", "--isa", "lima-pp", "-", stdin=b"loop:\nbranch nowhere\nloop:\nbranch loop\n")
+        self.assertEqual((code, out), (1, b""))
+        found = error_lines(err)
+        self.assertEqual([(line, col) for _, line, col, _ in found], [(2, 8), (3, 1)])
+        self.assertIn("a label defined somewhere", found[0][3])
+        self.assertIn("found 'nowhere'", found[0][3])
+        self.assertIn("label 'loop' is defined twice", found[1][3])
+
     def test_an_error_in_one_unit_names_what_could_follow(self):
         code, out, err = run("as", "--isa", "lima-pp", "-",
                              stdin=b"load.v $1 0.xy, texld 0, mov.v0 $0 ^textur , sync\n")

@@ -7,7 +7,8 @@ with backtracking, and compiles every expression a goal names into C:
 
     goal     what it matches or assumes
     LIT      literal text (template whitespace: any run of blanks)
-    NUM      a number as the substitution prints it; then expr == number
+    NUM      a number as the substitution prints it; then expr == number (c 1:
+             the expression reads $offset, so a label may stand for the number)
     ENUM     a name of the enum (or the number of an unnamed value); expr == value
     SEQ      its kids one after the other
     ALT      one of its kids (SEQs), tried in order: {if} branches, operand
@@ -141,6 +142,7 @@ class AsmTables:
         self.prefix = None
         self.struct_goals = {}       # id(struct): its display's goal (nested structs print the same way)
         self.overlays = []           # (C member path in the unit, Struct): overlay instances to merge
+        self.place = -1              # the expression a label's number is (the prefix's), or -1: no labels
         unit = self.spec.stream.unit if self.spec.stream is not None else None
         self.unit_type, self.unit_kind = unit, getattr(unit, "kind", None)
         self.max_bytes = (most_bits(unit) + 7) // 8 if unit is not None else 0
@@ -158,6 +160,15 @@ class AsmTables:
             if self.spec.stream.prefix and not self.dump:
                 with self.walking(self.spec.stream.prefix_loc):
                     self.prefix = self.seq(self.template(self.spec.stream.prefix, None, None))
+                # what a label stands for: the number the prefix prints for
+                # the unit it labels (one number of $offset alone)
+                in_prefix = set(self.kids_of(self.prefix))
+                nums = [k for k in in_prefix if self.goals[k].kind == "NUM"]
+                targets = any(g.kind == "NUM" and g.c for k, g in enumerate(self.goals) if k not in in_prefix)
+                if targets and len(nums) == 1 and self.goals[nums[0]].c and not self.exprs[self.goals[nums[0]].a].reads:
+                    self.place = self.goals[nums[0]].a
+                for k in nums:
+                    self.goals[k].c = 0  # the prefix is a unit's own place, never a label
         except Unsupported as u:
             self.unsupported.append((u.loc, u.message))
             self.root = None
@@ -293,6 +304,15 @@ class AsmTables:
             firsts = {self.first_char(kid, set(seen)) for kid in g.kids}
             return firsts.pop() if len(firsts) == 1 else None
         return None
+
+    def kids_of(self, k):
+        """Goal k and the goals under it."""
+        out, todo = [], [k]
+        while todo:
+            g = todo.pop()
+            out.append(g)
+            todo.extend(self.goals[g].kids if self.goals[g].kind in ("SEQ", "ALT") else [])
+        return out
 
     def seq(self, kids):
         kids = [k for k in kids if k is not None]
@@ -433,6 +453,8 @@ class AsmTables:
         goal = self.goals[g]
         if goal.kind in ("NUM", "ENUM", "REAL"):
             self.searchable(goal.a, p.node)
+        if goal.kind == "NUM" and reads_context(p.node, "offset"):
+            goal.c = 1  # a branch target derived from the unit's place: a label may stand for it
         return g
 
     def searchable(self, k, node):
@@ -835,6 +857,16 @@ def overlay_paths(t, path="", seen=()):
             if it.count is None and isinstance(it.type.target, (Struct, Sequence)):
                 out += overlay_paths(it.type.target, (path + "." if path else "") + it.name, seen + (id(t),))
     return out
+
+
+def reads_context(node, name):
+    """Whether node reads $name (through lets too)."""
+    ref = getattr(node, "ref", None)
+    if isinstance(ref, R.ContextValue):
+        return ref.name == name
+    if isinstance(ref, R.LetValue) and ref.let.value is not None:
+        return reads_context(ref.let.value, name)
+    return any(reads_context(k, name) for k in children(node))
 
 
 def children(node):

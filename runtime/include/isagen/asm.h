@@ -44,7 +44,8 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
 
 enum isa_asm_goal_kind {
    ISA_ASM_LIT = 1, /* text[0..len): template blanks match any run of blanks */
-   ISA_ASM_NUM,     /* a number printed as b (enum isa_asm_num) says; then expr a == it */
+   ISA_ASM_NUM,     /* a number printed as b (enum isa_asm_num) says; then expr a == it; c 1: expr a
+                     * reads $offset (a branch target): a label may stand for the number */
    ISA_ASM_ENUM,    /* a name of enums[b], or the number of an unnamed value; expr a == it */
    ISA_ASM_SEQ,     /* kids, one after the other */
    ISA_ASM_ALT,     /* one of the kids, tried in order */
@@ -165,6 +166,9 @@ struct isa_asm {
    /* a choice's alternative chosen: set_variant, then what init does for a
     * unit (defaults of its items, expect= values), or NULL: set_variant */
    void (*select)(void *unit, unsigned alt);
+   /* the listing prefix's number of a unit's place (an expr of $offset
+    * alone): what a label stands for; -1 when the text has no labels */
+   int32_t place;
 };
 
 #ifdef __cplusplus
