@@ -100,15 +100,16 @@ static const struct isa_asm_var ${P}_asm_vars[] = {
 % for v in a.vars:
 <% st = n.sname(v.scope) %>\
 %   if v.index[0] < 0:
-   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}), ${v.width}, ${1 if v.signed else 0}, 0, 1, 0, 0, 0},
+   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}), ${v.width}, ${1 if v.signed else 0}, 0, 1, 0, 0, 0,
+    ${v.most}},
 %   else:
    {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}),
     ${v.width}, ${1 if v.signed else 0}, ${v.index[0] + 1}, ${v.index[1]}, ${v.index[2]}, ${v.count},
-    ${v.stride}},
+    ${v.stride}, ${v.most}},
 %   endif
 % endfor
 % if not a.vars:
-   {0, 0, 0, 0, 0, 0, 0, 0, 0},
+   {0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 % endif
 };
 % for k, e in enumerate(a.enums):

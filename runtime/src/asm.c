@@ -71,10 +71,10 @@ struct side {
    int64_t value; /* SIDE_CONST */
 };
 
-enum con_kind { CON_EQ, CON_CHECK, CON_TEXT };
+enum con_kind { CON_EQ, CON_CHECK, CON_TEXT, CON_LE };
 
 struct con {
-   uint8_t check;   /* enum con_kind: a == b; a is true (truth) or false; a prints as text[at..at+len) */
+   uint8_t check;   /* enum con_kind: a == b; a is true (truth) or false; a prints as text[at..at+len); a <= b */
    uint8_t truth;   /* CON_TEXT: enum isa_asm_real */
    uint8_t done;
    struct side a, b;
@@ -470,10 +470,13 @@ static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
    size_t at = var_at(m, read, f);
    if (at == SIZE_MAX)
       return 0;
-   if (!fits(v, x)) {
+   if (!fits(v, x) || (v->most && x > v->most)) {
       if (m->pos >= m->exp.pos) {
-         snprintf(m->exp.range, sizeof m->exp.range, "a value that fits %u %s bits (found %lld)", v->width,
-                  v->is_signed ? "signed" : "unsigned", (long long)x);
+         if (v->most)
+            snprintf(m->exp.range, sizeof m->exp.range, "at most %u of them", (unsigned)v->most);
+         else
+            snprintf(m->exp.range, sizeof m->exp.range, "a value that fits %u %s bits (found %lld)", v->width,
+                     v->is_signed ? "signed" : "unsigned", (long long)x);
          m->exp.fixed = 0;
          m->exp.pos = m->pos;
       }
@@ -567,7 +570,7 @@ static const struct isa_asm_expr f32_value = {0, no_eval_real, 0, 0, 0, 0, 0};
 /* Whether expr a of c, printed as the goal said, is the number's text. */
 static int prints_as(struct matcher *m, const struct con *c)
 {
-   char buf[80];
+   char buf[512]; /* %10.8f of a binary64 near its largest: 320 characters */
    struct isa_out o;
    const struct frame *f = &m->frames[c->a.frame];
    const struct isa_asm_expr *e = expr_of(m, &c->a);
@@ -612,9 +615,9 @@ static int try_con(struct matcher *m, struct con *c)
       unsigned n = unknowns(m, &c->a, &w);
       int half = c->truth == ISA_ASM_HALF_F || c->truth == ISA_ASM_HALF_G;
       int f32 = (c->arg & ISA_ASM_F32_BITS) != 0, f64 = (c->arg & ISA_ASM_F64_BITS) != 0;
-      if (n >= 1 && (half || f32 || f64) && c->len < 64) {
+      if (n >= 1 && (half || f32 || f64) && c->len < 512) {
          /* a half, binary32 or binary64: the one nearest the number is the guess */
-         char num[64];
+         char num[512];
          memcpy(num, m->text + c->at, c->len);
          num[c->len] = 0;
          double d = strtod(num, NULL);
@@ -632,6 +635,11 @@ static int try_con(struct matcher *m, struct con *c)
       if (n)
          return WAIT;
       return prints_as(m, c) ? DONE : FAIL;
+   }
+   if (c->check == CON_LE) {
+      if (unknowns(m, &c->a, &w) || unknowns(m, &c->b, &w))
+         return WAIT;
+      return value_of(m, &c->a) <= value_of(m, &c->b) ? DONE : FAIL;
    }
    if (c->check) {
       if (unknowns(m, &c->a, &w))
@@ -1054,7 +1062,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             m->exp.n = 0;
             snprintf(m->exp.range, sizeof m->exp.range, "%lld here (the unit's place or its other values fix it)",
                      (long long)value_of(m, &e));
-            m->exp.fixed = 1;
+            m->exp.fixed = expr_of(m, &e)->n == 0; /* the place alone (its <state>s, its index) */
          }
       }
       break;
@@ -1231,7 +1239,9 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
        * reads as 0) */
       for (int64_t to = from; to <= from + MAX_LOOP; to++) {
          unsigned at = m->n_cons;
-         if (!add_con(m, (struct con){.a = hi, .b = const_side(to)})) {
+         /* no body: any bound up to the start (Mesa's indent below 0 after an unbalanced ENDIF) */
+         struct con bound = {.check = to == from ? CON_LE : CON_EQ, .a = hi, .b = const_side(to)};
+         if (!add_con(m, bound)) {
             restore(m, &s);
             if (m->overflow)
                return 0;
@@ -2073,6 +2083,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
    int gaps = 0; /* a listing skipped zero words between units */
    /* after an error: lines where no unit starts are skipped unsaid */
    int recovering = 0;
+   int states_off = 0; /* a unit failed: the <state>s after it are not what the program's would be */
    /* the unit before: what was expected furthest into the text, where it ended */
    struct expected prev_exp;
    size_t prev_end = 0;
@@ -2203,10 +2214,11 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
          continue;
       }
       prev_ok = 0;
-      /* after an error, a spec's <state>s miss what the failed unit would
-       * have left: a later unit whose only fault is a value they fix
-       * (TGSI's instruction numbers) is no error of its own */
-      int cascade = spec->step && ds.n && m->exp.fixed;
+      /* after a unit that failed, a spec's <state>s miss what it would have
+       * left: a later unit that fails first at a value its place alone
+       * fixes (TGSI's instruction numbers) is not reported again */
+      int cascade = states_off && m->exp.fixed;
+      states_off |= spec->step != NULL;
       if (!(recovering && at_start) && !cascade) {
          report_expected(m, &ds);
          /* the failed text counts as a unit; after it, in a spec whose

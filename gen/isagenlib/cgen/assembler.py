@@ -103,6 +103,7 @@ class Var:
                                # names element 0); slot -1: none
     stride: str = "0"   # C size of one element of that item
     count: int = 0      # its most elements
+    most: int = 0       # > 0: the largest value it may take (a repeated item's count: its max)
 
 
 @dataclass
@@ -613,7 +614,7 @@ class AsmTables:
             self.enums.append(e)
         return self.enum_keys[id(e)]
 
-    def var_for(self, scope, f, member, index=(-1, 1, 0), stride="0", count=0, width=1):
+    def var_for(self, scope, f, member, index=(-1, 1, 0), stride="0", count=0, width=1, most=0):
         """The variable of member `member` of scope (f: its field; None: an
         item's presence flag or count, `width` bits); of element P[slot]
         of a repeated item when index says so."""
@@ -621,7 +622,8 @@ class AsmTables:
         if key not in self.var_keys:
             width = sum(w for _, w in f.pieces) if f is not None else width
             self.var_keys[key] = len(self.vars)
-            self.vars.append(Var(scope, f, member, width, f is not None and f.type.kind == "sint", index, stride, count))
+            self.vars.append(Var(scope, f, member, width, f is not None and f.type.kind == "sint", index, stride, count,
+                                 most))
         return self.var_keys[key]
 
     def member_path(self, acc, node, scope):
@@ -636,6 +638,8 @@ class AsmTables:
         for s in acc.steps:
             if isinstance(s, R.ItemElement):
                 count = s.item.max
+                if not 0 < (count or 0) < 65536:
+                    raise self.fail(node, "an element of a repeated item whose max is not 1..65535")
                 loop = self.affine(s.index) if slot < 0 else None
                 if loop is None:
                     raise self.fail(node, "an element of a repeated item indexed by other than a {for} "
@@ -665,11 +669,13 @@ class AsmTables:
                 inner, c = self.affine(a), constant(b)
                 if inner is not None and c is not None and 0 <= inner[2] + c < 256:
                     return inner[0], inner[1], inner[2] + c
+            return None
         if isinstance(node, X.Binary) and node.op == "*":
             for a, b in ((node.a, node.b), (node.b, node.a)):
                 inner, k = self.affine(a), constant(b)
-                if inner is not None and k is not None and 0 < k * inner[1] < 256:
+                if inner is not None and k is not None and 0 < k * inner[1] < 256 and 0 <= k * inner[2] < 256:
                     return inner[0], inner[1] * k, inner[2] * k
+            return None
         return None
 
     def const_expr(self, scope, f):
@@ -724,8 +730,10 @@ class AsmTables:
                 return  # always there
             if it.count is not None and not ref.count:
                 raise self.fail(node, "present() of a repeated item is not assembled yet")
+            if ref.count and not 0 < (it.max or 0) < 65536:
+                raise self.fail(node, f"count() of an item whose max is not 1..65535")
             k = ("var", self.var_for(scope, None, count_member(it) if ref.count else has_member(it),
-                                     width=(it.max or 1).bit_length() if ref.count else 1))
+                                     width=it.max.bit_length() if ref.count else 1, most=it.max if ref.count else 0))
             if k not in out:
                 out.append(k)
             return

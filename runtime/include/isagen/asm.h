@@ -104,6 +104,7 @@ struct isa_asm_var {
    uint8_t scale, add;
    uint16_t count; /* with slot: the item's most elements */
    uint32_t stride;
+   uint16_t most;  /* > 0: the largest value it may take (a repeated item's count: its max) */
 };
 
 /* An expression of a template: its value (eval, or eval_real for a
