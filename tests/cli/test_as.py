@@ -487,6 +487,26 @@ class Tgsi(Scratch):
         self.assertEqual((line, col), (at + 1, 3))
         self.assertIn("expected 1 here", message)
 
+    def test_what_isa_dis_prints_assembles_back(self):
+        # an ENDIF with no IF before it: Mesa's indent goes below 0 and the
+        # indent loop prints nothing (any bound up to its start); a binary64
+        # immediate of 1e60, which %10.8f prints in 70 characters
+        for hexstr in ("020300000400000002b0060002e0040002500700",
+                       "020600000400000051000c0044f3c2e4e4e9634c000000000000f03f02500700"):
+            with self.subTest(hex=hexstr):
+                code, out, err = run("as", "--isa", "tgsi", "--hex", "-", stdin=dis("tgsi", hexstr).encode())
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual(out.decode(), hexstr + "\n")
+
+    def test_more_values_than_an_item_holds_is_an_error(self):
+        # an immediate holds 4 data tokens, a property 8 values (the items' max)
+        for text, line in (("FRAG\nIMM[0] FLT32 {    1.0000,     0.0000,     0.0000,    -1.0000,     0.0000}\n", 2),
+                           ("GEOM\nPROPERTY GS_MAX_OUTPUT_VERTICES 1, 2, 3, 4, 5, 6, 7, 8, 9\n", 2)):
+            with self.subTest(text=text):
+                code, out, err = run("as", "--isa", "tgsi", "-", stdin=text.encode())
+                self.assertEqual((code, out), (1, b""))
+                self.assertEqual([found[1] for found in error_lines(err)], [line])
+
     def test_the_header_comes_first_and_only_first(self):
         code, out, err = run("as", "--isa", "tgsi", "-", stdin=b"DCL TEMP[0]\n")
         self.assertEqual((code, out), (1, b""))
