@@ -126,6 +126,7 @@ struct matcher {
    int overflow; /* a table below filled up, or the step budget ran out */
    struct expected exp;
    struct labels *labels;
+   int recover;      /* numbers the place alone fixes are taken from the text (after a failed unit) */
    unsigned n_spans; /* the labels the unit read so far uses, where they are in the text */
    size_t span_at[MAX_SPANS];
    uint32_t span_len[MAX_SPANS];
@@ -472,7 +473,9 @@ static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
    if (at == SIZE_MAX)
       return 0;
    if (!fits(v, x) || (v->most && x > v->most)) {
-      if (m->pos >= m->exp.pos) {
+      /* (a count tried past its item's most says so only where nothing
+       * else was expected: {for} tries every count at its start) */
+      if (m->pos > m->exp.pos || (m->pos == m->exp.pos && !(v->most && x > v->most))) {
          if (v->most)
             snprintf(m->exp.range, sizeof m->exp.range, "at most %u of them", (unsigned)v->most);
          else
@@ -1009,6 +1012,16 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       size_t end;
       skip_blank(m, 0, 0);
       s.pos = m->pos;
+      if (m->recover && expr_of(m, &(struct side){SIDE_EXPR, 0, g->a, 0})->n == 0 && m->n_spans < MAX_SPANS &&
+          read_number(m, (unsigned)g->b, SIZE_MAX, &v, &end)) {
+         /* taken as the text says (after a failed unit; see isa_assemble) */
+         m->span_at[m->n_spans] = m->pos;
+         m->span_len[m->n_spans++] = (uint32_t)(end - m->pos);
+         m->pos = end;
+         if (run(m, seq + 1, n - 1, k))
+            return 1;
+         break;
+      }
       /* a label where a branch target's number may be (a number first: a
        * hex number may look like a name) */
       size_t name = (g->c & 1) && m->t->place >= 0 && !read_number(m, (unsigned)g->b, SIZE_MAX, &v, &end)
@@ -2188,6 +2201,16 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
       }
       size_t unit_start = m->pos;
       int matched = match_unit(m);
+      if (!matched && states_off && m->exp.fixed) {
+         /* after a failed unit the <state>s are off: the unit again, taking
+          * the numbers its place alone fixes from the text (TGSI's
+          * instruction numbers), for what else is wrong in it and for the
+          * states after it */
+         m->recover = 1;
+         m->pos = unit_start;
+         matched = match_unit(m);
+         m->recover = 0;
+      }
       /* failed at its first character: no unit starts here */
       int at_start = !matched && m->exp.pos <= unit_start && !m->exp.range[0] && !m->unsolved && !m->overflow;
       if (at_start && prev_ok && prev_exp.pos > prev_end) {

@@ -507,6 +507,18 @@ class Tgsi(Scratch):
                 self.assertEqual((code, out), (1, b""))
                 self.assertEqual([found[1] for found in error_lines(err)], [line])
 
+    def test_each_bad_line_is_reported_after_a_failed_instruction(self):
+        # the failed instruction leaves $insn one short: the later lines'
+        # numbers are taken as they are, and only their own faults reported
+        text = ("FRAG\nDCL TEMP[0]\n  0: MOV TEMP[0], BOGUS[0]\n  1: MOV TEMP[0], TEMP[0]\n"
+                "  2: MOV TEMP[0], TEMP[0].qqqq\n  3: FOO TEMP[0]\n  4: END\n")
+        code, out, err = run("as", "--isa", "tgsi", "-", stdin=text.encode())
+        self.assertEqual((code, out), (1, b""))
+        found = error_lines(err)
+        self.assertEqual([(line, col) for _, line, col, _ in found], [(3, 19), (5, 27), (6, 6)])
+        self.assertIn("'x', 'y', 'z', 'w'", found[1][3])
+        self.assertIn("found 'FOO TEMP[0]'", found[2][3])
+
     def test_the_header_comes_first_and_only_first(self):
         code, out, err = run("as", "--isa", "tgsi", "-", stdin=b"DCL TEMP[0]\n")
         self.assertEqual((code, out), (1, b""))
