@@ -127,6 +127,7 @@ struct matcher {
    struct expected exp;
    struct labels *labels;
    int recover;      /* numbers the place alone fixes are taken from the text (after a failed unit) */
+   int trying_bounds; /* a {for}'s bound is being tried: a value out of range is no message */
    unsigned n_spans; /* the labels the unit read so far uses, where they are in the text */
    size_t span_at[MAX_SPANS];
    uint32_t span_len[MAX_SPANS];
@@ -473,9 +474,9 @@ static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
    if (at == SIZE_MAX)
       return 0;
    if (!fits(v, x) || (v->most && x > v->most)) {
-      /* (a count tried past its item's most says so only where nothing
-       * else was expected: {for} tries every count at its start) */
-      if (m->pos > m->exp.pos || (m->pos == m->exp.pos && !(v->most && x > v->most))) {
+      /* (not for a {for}'s bound, which tries every count at its start:
+       * the counts the text does not have say nothing) */
+      if (!m->trying_bounds && m->pos >= m->exp.pos) {
          if (v->most)
             snprintf(m->exp.range, sizeof m->exp.range, "at most %u of them", (unsigned)v->most);
          else
@@ -1256,7 +1257,10 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          unsigned at = m->n_cons;
          /* no body: any bound up to the start (Mesa's indent below 0 after an unbalanced ENDIF) */
          struct con bound = {.check = to == from ? CON_LE : CON_EQ, .a = hi, .b = const_side(to)};
-         if (!add_con(m, bound)) {
+         m->trying_bounds = 1;
+         int added = add_con(m, bound);
+         m->trying_bounds = 0;
+         if (!added) {
             restore(m, &s);
             if (m->overflow)
                return 0;
