@@ -57,6 +57,7 @@ struct label {
 struct labels {
    struct label *v;
    unsigned n, cap;
+   uint32_t *slots; /* a hash of the names: 1 + index into v, or 0; cap * 2 of them */
    unsigned pass; /* this pass, + 1 */
    int again;     /* a label was used before it was known, or moved: another pass */
    int final;     /* no other pass follows: an unknown label is an error */
@@ -752,12 +753,53 @@ static size_t word_len(const struct matcher *m, size_t at)
    return n <= MAX_LABEL ? n : 0;
 }
 
-static struct label *find_label(struct labels *l, const char *name, size_t len)
+static uint32_t name_hash(const char *name, size_t len)
 {
-   for (unsigned i = 0; i < l->n; i++)
-      if (l->v[i].len == len && memcmp(l->v[i].name, name, len) == 0)
-         return &l->v[i];
-   return NULL;
+   uint32_t h = 2166136261u; /* FNV-1a */
+   for (size_t i = 0; i < len; i++)
+      h = (h ^ (unsigned char)name[i]) * 16777619u;
+   return h;
+}
+
+/* Label name[0..len), or NULL; with `add`, added (at offset) when it is not
+ * there (NULL when memory runs out). */
+static struct label *find_label(struct labels *l, const char *name, size_t len, int add, uint64_t offset)
+{
+   uint32_t mask = l->cap * 2 - 1, i = l->cap ? name_hash(name, len) & mask : 0;
+   for (; l->cap && l->slots[i]; i = (i + 1) & mask) {
+      struct label *lb = &l->v[l->slots[i] - 1];
+      if (lb->len == len && memcmp(lb->name, name, len) == 0)
+         return lb;
+   }
+   if (!add)
+      return NULL;
+   if (l->n == l->cap) {
+      unsigned cap = l->cap ? 2 * l->cap : 16;
+      struct label *v = (struct label *)realloc(l->v, cap * sizeof *v);
+      uint32_t *slots = (uint32_t *)calloc((size_t)cap * 2, sizeof *slots);
+      if (v)
+         l->v = v;
+      if (!v || !slots || cap > UINT32_MAX / 4) {
+         free(slots);
+         return NULL;
+      }
+      free(l->slots);
+      l->slots = slots;
+      l->cap = cap;
+      mask = cap * 2 - 1;
+      for (unsigned k = 0; k < l->n; k++) { /* the names again, in the bigger table */
+         uint32_t j = name_hash(l->v[k].name, l->v[k].len) & mask;
+         while (slots[j])
+            j = (j + 1) & mask;
+         slots[j] = k + 1;
+      }
+      i = name_hash(name, len) & mask;
+      while (slots[i])
+         i = (i + 1) & mask;
+   }
+   l->v[l->n] = (struct label){name, (uint32_t)len, offset, 0};
+   l->slots[i] = ++l->n;
+   return &l->v[l->n - 1];
 }
 
 /* The number label name[0..len) stands for: what the listing prefix prints
@@ -766,10 +808,11 @@ static struct label *find_label(struct labels *l, const char *name, size_t len)
 static int label_value(struct matcher *m, const char *name, size_t len, int64_t *v)
 {
    struct labels *l = m->labels;
-   struct label *lb = find_label(l, name, len);
+   struct label *lb = find_label(l, name, len, 0, 0);
    struct isa_ctx c = m->ctx;
    if (!lb || !lb->pass) {
-      if (l->final)
+      /* (every label is found in the first pass: one not known after it never is) */
+      if (l->final || l->pass > 1)
          return 0;
       l->again = 1;
    } else {
@@ -786,26 +829,21 @@ static int prefix_here(struct matcher *m, uint64_t offset);
 static int label_here(struct matcher *m, uint64_t offset, struct diags *ds)
 {
    struct labels *l = m->labels;
-   size_t n = word_len(m, m->pos), at = m->pos;
+   size_t n = 0, at = m->pos;
+   if (at < m->len && (isalpha((unsigned char)m->text[at]) || m->text[at] == '_'))
+      while (at + n < m->len && (isalnum((unsigned char)m->text[at + n]) || m->text[at + n] == '_'))
+         n++;
    if (!n || at + n >= m->len || m->text[at + n] != ':' ||
        (at + n + 1 < m->len && !isspace((unsigned char)m->text[at + n + 1])) || prefix_here(m, offset))
       return 0;
-   struct label *lb = find_label(l, m->text + at, n);
-   if (lb && lb->pass == l->pass) {
+   struct label *lb = n <= MAX_LABEL ? find_label(l, m->text + at, n, 1, offset) : NULL;
+   if (n > MAX_LABEL) {
+      report(ds, at, "a label's name is at most %d characters", MAX_LABEL);
+   } else if (!lb) {
+      return 0; /* no memory for it: the line is read as a unit's, and fails */
+   } else if (lb->pass == l->pass) {
       report(ds, at, "label '%.*s' is defined twice", (int)n, m->text + at);
    } else {
-      if (!lb) {
-         if (l->n == l->cap) {
-            unsigned cap = l->cap ? 2 * l->cap : 16;
-            struct label *v = (struct label *)realloc(l->v, cap * sizeof *v);
-            if (!v)
-               return 0;
-            l->v = v;
-            l->cap = cap;
-         }
-         lb = &l->v[l->n++];
-         *lb = (struct label){m->text + at, (uint32_t)n, offset, 0};
-      }
       if (lb->pass && lb->offset != offset)
          l->again = 1; /* it moved: what used it must be read again */
       lb->offset = offset;
@@ -2069,10 +2107,16 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
       ds.n = 0;
       *size = 0;
       r = assemble(spec, text, len, options, buf, cap, size, &ds, &labels);
+      if (labels.again && labels.final && r == ISA_OK) {
+         report(&ds, 0, "labels still move after %d readings of the text", MAX_PASSES);
+         *size = 0;
+         r = ISA_ERR_ARG;
+      }
       if (!labels.again || labels.final || r == ISA_ERR_LIMIT)
          break;
    }
    free(labels.v);
+   free(labels.slots);
    if (n_diags)
       *n_diags = ds.n;
    return r;
@@ -2277,6 +2321,10 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
       m->pos = m->exp.pos > m->start ? m->exp.pos : m->start;
       skip_line(m);
    }
+   for (unsigned i = 0; i < labels->n; i++) /* a label at the program's end labels no unit */
+      if (labels->v[i].pass == labels->pass && labels->v[i].offset == offset)
+         report(&ds, (size_t)(labels->v[i].name - text), "label '%.*s' labels no unit (it is at the program's end)",
+                (int)labels->v[i].len, labels->v[i].name);
    if (ds.n) {
       status = ISA_ERR_ARG;
       goto out;

@@ -446,6 +446,13 @@ class LimaPp(Scratch):
         self.assertIn("a label defined somewhere", found[0][3])
         self.assertIn("found 'nowhere'", found[0][3])
         self.assertIn("label 'loop' is defined twice", found[1][3])
+        # a label must label a unit, and a name is at most 64 characters
+        for text, message in (("branch L\nL:\n", "label 'L' labels no unit"),
+                              ("a" * 65 + ":\nbranch 0\n", "a label's name is at most 64 characters")):
+            with self.subTest(text=text):
+                code, out, err = run("as", "--isa", "lima-pp", "-", stdin=text.encode())
+                self.assertEqual((code, out), (1, b""))
+                self.assertIn(message, err)
 
     def test_an_error_in_one_unit_names_what_could_follow(self):
         code, out, err = run("as", "--isa", "lima-pp", "-",

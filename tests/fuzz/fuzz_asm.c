@@ -124,8 +124,10 @@ static int same_but_blanks(const char *p, size_t pn, const char *s, size_t sn)
 }
 
 /* Whether the text defines a label (a line starting with name: then a
- * blank or its end) in a spec whose text may have labels: its bytes then
- * print without the label, and with numbers where the text used it. */
+ * blank or its end) in a spec whose text may have labels (Lima PP's: not
+ * AGX's, whose listing prefixes look like labels): its bytes then print
+ * without the label, and with numbers where the text used it, so the
+ * checks of what it prints are left out. */
 static int has_label(const struct isa_spec *spec, const char *text, size_t len)
 {
    if (spec->assembler->place < 0)

@@ -144,6 +144,7 @@ class AsmTables:
         self.struct_goals = {}       # id(struct): its display's goal (nested structs print the same way)
         self.overlays = []           # (C member path in the unit, Struct): overlay instances to merge
         self.place = -1              # the expression a label's number is (the prefix's), or -1: no labels
+        self.listing_only = 0        # walking what only a listing prints ({if $listing}, a case when $listing)
         unit = self.spec.stream.unit if self.spec.stream is not None else None
         self.unit_type, self.unit_kind = unit, getattr(unit, "kind", None)
         self.max_bytes = (most_bits(unit) + 7) // 8 if unit is not None else 0
@@ -306,6 +307,17 @@ class AsmTables:
             return firsts.pop() if len(firsts) == 1 else None
         return None
 
+    def in_listing(self, cond, walk):
+        """walk(), noting that what it reads is printed only in a listing
+        when cond reads $listing (AGX's absolute branch targets): labels
+        are not read in listings, so no label stands there."""
+        listing = cond is not None and reads_context(cond, "listing")
+        self.listing_only += listing
+        try:
+            return walk()
+        finally:
+            self.listing_only -= listing
+
     def kids_of(self, k):
         """Goal k and the goals under it."""
         out, todo = [], [k]
@@ -416,7 +428,8 @@ class AsmTables:
             elif isinstance(p, T.If):
                 branches, before = [], []
                 for cond, body in p.branches:
-                    branches.append(before + self.assume(cond, True, scope, operand) + self.template(body, scope, operand))
+                    branches.append(before + self.assume(cond, True, scope, operand) +
+                                    self.in_listing(cond, lambda: self.template(body, scope, operand)))
                     before = before + self.assume(cond, False, scope, operand)
                 branches.append(before + self.template(p.otherwise or [], scope, operand))
                 out.append(self.alt(branches))
@@ -454,7 +467,7 @@ class AsmTables:
         goal = self.goals[g]
         if goal.kind in ("NUM", "ENUM", "REAL"):
             self.searchable(goal.a, p.node)
-        if goal.kind == "NUM" and reads_context(p.node, "offset"):
+        if goal.kind == "NUM" and reads_context(p.node, "offset") and not self.listing_only:
             goal.c = 1  # a branch target derived from the unit's place: a label may stand for it
         return g
 
@@ -576,7 +589,7 @@ class AsmTables:
         branches, before = [], []
         for c in o.cases:
             with self.walking(c.display_loc):
-                body = self.template(c.display, callee_scope, o)
+                body = self.in_listing(c.when, lambda: self.template(c.display, callee_scope, o))
             if c.when is None:
                 branches.append(before + ([self.add(Goal("UNDEF"))] if c.undefined else []) + body)
                 break
