@@ -1937,7 +1937,6 @@ struct sofar {
    size_t len, cap;
    struct isa_cursor cursor;
    int open;                 /* the cursor is initialised (ctx's states point into it) */
-   void *scratch;            /* a unit the cursor decodes into */
 };
 
 static int sofar_add(struct sofar *p, const struct isa_spec *spec, const void *unit, uint64_t at, size_t bytes)
@@ -1963,24 +1962,27 @@ static int sofar_add(struct sofar *p, const struct isa_spec *spec, const void *u
    return 1;
 }
 
-/* The <state>s the units so far leave the next one: a cursor walks them
- * (as far as they walk as a program).  0 when memory runs out. */
+/* The <state>s the units so far leave the next one: one cursor walks them
+ * as they are added (as far as they walk as a program).  0 when memory
+ * runs out. */
 static int sofar_states(struct sofar *p, const struct isa_spec *spec, const int64_t *options, struct isa_ctx *ctx)
 {
-   if (p->open)
-      isa_cursor_fini(&p->cursor);
-   p->open = 0;
    if (!spec->step || !p->len)
       return 1;
-   if (isa_cursor_init(&p->cursor, spec, p->buf, p->len) != ISA_OK) {
-      isa_cursor_fini(&p->cursor);
+   if (!p->open) {
+      if (isa_cursor_init(&p->cursor, spec, p->buf, p->len) != ISA_OK) {
+         isa_cursor_fini(&p->cursor);
+         return 0;
+      }
+      p->open = 1;
+      p->cursor.options = options;
+   } else if (isa_cursor_more(&p->cursor, p->buf, p->len) != ISA_OK) {
       return 0;
    }
-   p->open = 1;
-   p->cursor.options = options;
+   /* the units added since the last call (the cursor keeps its place) */
    struct isa_ctx c;
    struct isa_error err;
-   while (isa_cursor_next(&p->cursor, p->scratch, &c, &err) > 0)
+   while (isa_cursor_next(&p->cursor, NULL, &c, &err) > 0)
       continue;
    isa_cursor_states_after(&p->cursor, ctx);
    return 1;
@@ -2151,8 +2153,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
    m->decoded = calloc(4, usz);
    m->fresh = (unsigned char *)calloc(1, usz);
    m->bytes = (uint8_t *)calloc(1, m->bytes_cap);
-   sofar.scratch = calloc(1, usz);
-   if (!m->unit || !m->known || !m->decoded || !m->bytes || !m->fresh || !sofar.scratch) {
+   if (!m->unit || !m->known || !m->decoded || !m->bytes || !m->fresh) {
       status = ISA_ERR_LIMIT;
       goto out;
    }
@@ -2347,7 +2348,6 @@ out:
    if (sofar.open)
       isa_cursor_fini(&sofar.cursor);
    free(sofar.buf);
-   free(sofar.scratch);
    if (m) {
       free(m->unit);
       free(m->known);

@@ -119,6 +119,7 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
    c->offset = 0;
    c->index = 0;
    c->done = len == 0;
+   c->stopped = false;
    c->have_prev = false;
    c->n_writes = 0;
    c->options = NULL;
@@ -136,7 +137,7 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
       return ISA_OK;
    block = l.size <= sizeof c->block ? (char *)c->block.bytes : (char *)malloc(l.size);
    if (!block) {
-      c->done = true;
+      c->done = c->stopped = true;
       return ISA_ERR_LIMIT;
    }
    c->allocated = true; /* the block, and what grows out of it */
@@ -181,7 +182,7 @@ int isa_cursor_init(struct isa_cursor *c, const struct isa_spec *spec, const uin
 
 void isa_cursor_fini(struct isa_cursor *c)
 {
-   c->done = true;
+   c->done = c->stopped = true;
    if (!c->allocated)
       return;
    for (unsigned j = 0; c->grown && j < c->spec->n_grown; j++) {
@@ -303,7 +304,7 @@ static inline void *unit_target(struct isa_cursor *c, void *obj)
 /* No memory for the unit: the cursor is over */
 static int out_of_memory(struct isa_cursor *c, struct isa_error *err)
 {
-   c->done = true;
+   c->done = c->stopped = true;
    return isa_fail(err, ISA_ERR_LIMIT, c->spec->unit->name, 0, "out of memory");
 }
 
@@ -360,7 +361,7 @@ static int next_plain(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, stru
    if (!r && (bits % 8 || bits == 0))
       r = unit_size_error(spec, bits, err);
    if (r) {
-      c->done = true;
+      c->done = c->stopped = true;
       return r;
    }
    unit_ctx(c, ctx, offset, bits, 0);
@@ -411,7 +412,7 @@ static int next_general(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, st
       size = spec->resync_bits / 8;
       failed = 1;
    } else if (r) {
-      c->done = true;
+      c->done = c->stopped = true;
       return r;
    }
    unit_ctx(c, ctx, c->offset, (uint64_t)size * 8, failed);
@@ -424,9 +425,10 @@ static int next_general(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, st
       ctx->state_set = c->state_set;
       ctx->grown = c->grown;
    }
-   if ((!failed && spec->stop && spec->stop(obj, ctx)) || c->offset >= c->len ||
-       (spec->unit_count && c->index >= spec->unit_count))
+   bool stop = (!failed && spec->stop && spec->stop(obj, ctx)) || (spec->unit_count && c->index >= spec->unit_count);
+   if (stop || c->offset >= c->len)
       c->done = true;
+   c->stopped = c->stopped || stop;
    ctx->last = c->done;
    if (spec->step && !failed)
       c->n_writes = spec->step(obj, ctx, c->writes); /* this unit's own step */
@@ -438,6 +440,17 @@ static int next_general(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, st
 int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct isa_error *err)
 {
    return c->plain ? next_plain(c, obj, ctx, err) : next_general(c, obj, ctx, err);
+}
+
+int isa_cursor_more(struct isa_cursor *c, const uint8_t *buf, size_t len)
+{
+   if (len < c->len)
+      return ISA_ERR_ARG;
+   c->buf = buf;
+   c->len = len;
+   if (c->done && !c->stopped && c->offset < len)
+      c->done = false;
+   return ISA_OK;
 }
 
 void isa_cursor_states_after(struct isa_cursor *c, struct isa_ctx *ctx)

@@ -98,6 +98,48 @@ Test(tgsi_program, encoder_computes_header_and_lengths)
    cr_assert_arr_eq(out, in, n);
 }
 
+/* The <state>s after each unit, walked unit by unit as the input grows
+ * (isa_cursor_more, as the assembler walks what it has read), are those of
+ * one walk of the whole program; isa_cursor_states_after gives the last
+ * unit's own writes too. */
+Test(tgsi_program, a_cursor_goes_on_as_the_input_grows)
+{
+   const struct isa_spec *spec = isa_spec_find("tgsi");
+   uint8_t in[256];
+   size_t n = tokens(vec_c, N(vec_c), in), bounds[16];
+   int64_t whole[16][64];
+   unsigned k = 0;
+   struct isa_cursor c;
+   struct isa_ctx ctx;
+   struct isa_error err;
+   cr_assert_leq(spec->n_state, 64u);
+   cr_assert_eq(isa_cursor_init(&c, spec, in, n), ISA_OK);
+   while (isa_cursor_next(&c, NULL, &ctx, &err) > 0 && k < 16) {
+      for (unsigned i = 0; i < spec->n_state; i++)
+         whole[k][i] = ctx.state ? ctx.state[i] : 0;
+      bounds[k++] = (size_t)(ctx.offset + ctx.size / 8);
+   }
+   isa_cursor_fini(&c);
+   cr_assert_eq(k, 8u);
+   /* the same, one unit more each time */
+   cr_assert_eq(isa_cursor_init(&c, spec, in, bounds[0]), ISA_OK);
+   for (unsigned u = 0; u < k; u++) {
+      if (u > 0)
+         cr_assert_eq(isa_cursor_more(&c, in, bounds[u]), ISA_OK);
+      cr_assert_eq(isa_cursor_next(&c, NULL, &ctx, &err), 1, "unit %u", u);
+      for (unsigned i = 0; i < spec->n_state; i++)
+         cr_assert_eq(ctx.state ? ctx.state[i] : 0, whole[u][i], "unit %u, state %u", u, i);
+      cr_assert_eq(isa_cursor_next(&c, NULL, &ctx, &err), 0, "the input ends after unit %u", u);
+      struct isa_ctx after;
+      isa_cursor_states_after(&c, &after);
+      if (u + 1 < k)
+         for (unsigned i = 0; i < spec->n_state; i++)
+            cr_assert_eq(after.state[i], whole[u + 1][i], "after unit %u, state %u", u, i);
+   }
+   cr_assert_eq(isa_cursor_more(&c, in, bounds[0]), ISA_ERR_ARG, "the input cannot shrink");
+   isa_cursor_fini(&c);
+}
+
 static size_t build(uint32_t *w, const uint32_t *body, size_t nbody, unsigned processor)
 {
    w[0] = 2u | (uint32_t)nbody << 8;

@@ -696,6 +696,7 @@ struct isa_cursor {
    size_t offset;  /* where the next unit starts */
    uint64_t index; /* units decoded so far */
    bool done;
+   bool stopped;   /* done, and not by the input's end: a unit or the count ended it, or an error */
    bool allocated; /* isa_cursor_fini may have something to free: the block, or what grew out of it */
    /* the spec's stream is plain: units one after the other until the
     * input ends, with no count, stop, states, skipped zero words, padding,
@@ -761,8 +762,14 @@ int isa_cursor_next(struct isa_cursor *c, void *obj, struct isa_ctx *ctx, struct
 /* The <state>s the units walked so far leave for a unit after them (ctx's
  * state, state_set and grown, which point into the cursor): what the
  * assembler reads the next unit of a program in before it exists.  Call it
- * once the walk is over; the cursor then goes no further. */
+ * once the walk is over (until isa_cursor_more). */
 void isa_cursor_states_after(struct isa_cursor *c, struct isa_ctx *ctx);
+/* The program grew: buf[0..len) holds the bytes walked so far and more
+ * after them (len at least the old length); a walk that ended with the
+ * input goes on (one a unit, the count or an error ended does not).  Not
+ * for a spec whose last unit may run past the input (pad_end).  ISA_OK,
+ * or ISA_ERR_ARG when len is shorter. */
+int isa_cursor_more(struct isa_cursor *c, const uint8_t *buf, size_t len);
 /* The unit the last isa_cursor_next(c, NULL, ...) decoded. */
 static inline const void *isa_cursor_unit(const struct isa_cursor *c)
 {
