@@ -941,31 +941,19 @@ static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i
       return resume(m, k);
    const uint32_t *item = &m->t->kids[g->first + i];
    struct saved s = save(m);
+   /* an item with a condition (ITEM) is there when it holds, whatever it
+    * prints: its condition's goals, the separator, its body; or the goals
+    * of the condition failing and nothing.  One without is there when it
+    * prints something. */
    const struct isa_asm_goal *ig = &m->t->goals[*item];
-   if (ig->kind == ISA_ASM_ITEM) {
-      /* there when its condition holds, whatever it prints */
-      const uint32_t *on = &m->t->kids[ig->first], *off = on + 1, body = (uint32_t)ig->a;
-      struct cont after = {K_SEQ, &body, 1, m->frame, 0, 0, 0, 0, 0, 0, 0};
-      struct cont next = {K_ITEM, 0, 0, m->frame, g, i + 1, 0, 0, 0, 0, k};
-      after.next = &next;
-      if (first || match_text(m, g->text, g->len)) {
-         if (run(m, on, 1, &after))
-            return 1;
-      } else {
-         expect(m, g->text, g->len);
-      }
-      restore(m, &s);
-      if (m->overflow)
-         return 0;
-      struct cont skipped = {K_ITEM, 0, 0, m->frame, g, i + 1, first, 0, 0, 0, k};
-      if (run(m, off, 1, &skipped))
-         return 1;
-      restore(m, &s);
-      return 0;
-   }
+   int conditional = ig->kind == ISA_ASM_ITEM;
+   const uint32_t *shown = conditional ? &m->t->kids[ig->first] : item, *hidden = conditional ? shown + 1 : item;
+   uint32_t body = conditional ? (uint32_t)ig->a : 0;
+   struct cont next = {K_ITEM, 0, 0, m->frame, g, i + 1, 0, 0, 0, 0, k};
    if (first || match_text(m, g->text, g->len)) {
-      struct cont printed = {K_NONEMPTY, 0, 0, m->frame, g, i + 1, 0, m->pos, 0, 0, k};
-      if (run(m, item, 1, &printed))
+      struct cont printed = conditional ? (struct cont){K_SEQ, &body, 1, m->frame, 0, 0, 0, 0, 0, 0, &next}
+                                        : (struct cont){K_NONEMPTY, 0, 0, m->frame, g, i + 1, 0, m->pos, 0, 0, k};
+      if (run(m, shown, 1, &printed))
          return 1;
    } else {
       expect(m, g->text, g->len);
@@ -973,8 +961,8 @@ static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i
    restore(m, &s);
    if (m->overflow)
       return 0;
-   struct cont nothing = {K_EMPTY, 0, 0, m->frame, g, i + 1, first, m->pos, 0, 0, k};
-   if (run(m, item, 1, &nothing))
+   struct cont nothing = {conditional ? K_ITEM : K_EMPTY, 0, 0, m->frame, g, i + 1, first, m->pos, 0, 0, k};
+   if (run(m, hidden, 1, &nothing))
       return 1;
    restore(m, &s);
    return 0;
