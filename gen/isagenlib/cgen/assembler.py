@@ -59,6 +59,7 @@ from .cexpr import Env
 from .cwriter import expr_lines
 from .names import Names, count_member, has_member
 from .printer import display_chains
+from .sequence import SequenceCode
 
 # goal kinds: the numbers of enum isa_asm_goal_kind in runtime/include/isagen/asm.h
 KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END", "FOR", "REAL", "UNDEF",
@@ -407,7 +408,7 @@ class AsmTables:
         out = []
         for it in s.items:
             node = it.present if it.present is not None else it.count
-            if node is None or sets_a_bit(it):
+            if node is None or SequenceCode.bit_presence(it):
                 continue
             flag = X.Call("count" if it.present is None else "present", [X.Path([it.name], 0)], 0)
             flag.ref = R.ItemPresent(it, count=it.present is None)
@@ -825,17 +826,6 @@ class AsmTables:
         """C locals of P[]: the operand's parameters, then the loop variables."""
         params = [Names.param(p) for p in e.operand.params] if e.operand is not None else []
         return params + [Names.loop_var(name) for name, _ in e.loops]
-
-
-def sets_a_bit(it):
-    """Whether item it's presence is present="bit(F, n)", a bit of a field
-    the sequence's encoder sets from the item's has_ member (as
-    SequenceCode.presence_setters does)."""
-    from .sequence import SequenceCode
-    node = it.present
-    return isinstance(node, X.Call) and node.fn == "bit" and isinstance(node.args[1], X.Num) and \
-        isinstance(node.args[0], X.Path) and SequenceCode.settable(node.args[0]) and \
-        node.args[1].value < node.args[0].ref.field.width
 
 
 def min_bytes(s):

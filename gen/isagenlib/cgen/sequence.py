@@ -89,9 +89,7 @@ class SequenceCode:
                     lv, _ = E.lvalue(node, env)
                     out.append(f"{lv} = tmp.{has_member(it)};")
                     continue
-                if isinstance(node, X.Call) and node.fn == "bit" and isinstance(node.args[1], X.Num) \
-                        and isinstance(node.args[0], X.Path) and self.settable(node.args[0]) \
-                        and node.args[1].value < node.args[0].ref.field.width:
+                if self.bit_presence(it):
                     lv, _ = E.lvalue(node.args[0], env)
                     n, ct = node.args[1].value, self.layout.ctype(node.args[0].ref.field)
                     out.append(f"{lv} = ({ct})(((uint64_t){lv} & ~(UINT64_C(1) << {n})) | "
@@ -101,6 +99,15 @@ class SequenceCode:
                 lv, _ = E.lvalue(it.count, env)
                 out.append(f"{lv} = ({self.layout.ctype(it.count.ref.field)})tmp.{count_member(it)};")
         return out
+
+    @staticmethod
+    def bit_presence(it):
+        """Whether item it's presence is present="bit(F, n)" with F a field
+        the encoder can set: it writes the bit from the item's has_ member."""
+        node = it.present
+        return isinstance(node, X.Call) and node.fn == "bit" and isinstance(node.args[1], X.Num) and \
+            isinstance(node.args[0], X.Path) and SequenceCode.settable(node.args[0]) and \
+            node.args[1].value < node.args[0].ref.field.width
 
     @staticmethod
     def settable(node, width=None):
