@@ -532,6 +532,16 @@ static int64_t value_of(const struct matcher *m, const struct side *s)
 
 enum { FAIL, WAIT, DONE };
 
+/* The guess of read `which` of side s for `want`, with `alt` for the bits
+ * the guess drops: assigned, and whether s then is want. */
+static int guess_alt(struct matcher *m, const struct side *s, unsigned which, int64_t want, int64_t alt)
+{
+   const struct isa_asm_expr *e = expr_of(m, s);
+   const struct frame *f = &m->frames[s->frame];
+   int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, alt);
+   return assign(m, m->t->reads[e->first + which], s->frame, x) && value_of(m, s) == want;
+}
+
 /* Make side s equal want, if it has one unknown variable with a guess. */
 static int solve(struct matcher *m, const struct side *s, int64_t want)
 {
@@ -556,11 +566,7 @@ static int solve(struct matcher *m, const struct side *s, int64_t want)
    }
    if (which >= 32 || !((e->proposes >> which) & 1) || m->t->free[e->first + which])
       return WAIT; /* no guess, or one that needs trying (close_from) */
-   const struct frame *f = &m->frames[s->frame];
-   int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, 0);
-   if (!assign(m, m->t->reads[e->first + which], s->frame, x))
-      return FAIL;
-   return value_of(m, s) == want ? DONE : FAIL;
+   return guess_alt(m, s, which, want, 0) ? DONE : FAIL;
 }
 
 /* what prints_as reads a binary32's bits as: a value of eval_real */
@@ -742,7 +748,8 @@ static int at_line_end(const struct matcher *m)
 struct diags;
 static void report(struct diags *ds, size_t at, const char *fmt, ...) ISA_PRINTF(3, 4);
 
-/* The length of the identifier at `at` ([A-Za-z_][A-Za-z0-9_]*), or 0. */
+/* The length of the identifier at `at` ([A-Za-z_][A-Za-z0-9_]*), or 0
+ * (a label's name is at most MAX_LABEL of it). */
 static size_t word_len(const struct matcher *m, size_t at)
 {
    size_t n = 0;
@@ -750,7 +757,7 @@ static size_t word_len(const struct matcher *m, size_t at)
       return 0;
    while (at + n < m->len && (isalnum((unsigned char)m->text[at + n]) || m->text[at + n] == '_'))
       n++;
-   return n <= MAX_LABEL ? n : 0;
+   return n;
 }
 
 static uint32_t name_hash(const char *name, size_t len)
@@ -808,7 +815,7 @@ static struct label *find_label(struct labels *l, const char *name, size_t len, 
 static int label_value(struct matcher *m, const char *name, size_t len, int64_t *v)
 {
    struct labels *l = m->labels;
-   struct label *lb = find_label(l, name, len, 0, 0);
+   struct label *lb = len <= MAX_LABEL ? find_label(l, name, len, 0, 0) : NULL;
    struct isa_ctx c = m->ctx;
    if (!lb || !lb->pass) {
       /* (every label is found in the first pass: one not known after it never is) */
@@ -824,15 +831,22 @@ static int label_value(struct matcher *m, const char *name, size_t len, int64_t 
 
 static int prefix_here(struct matcher *m, uint64_t offset);
 
+/* Text m->text[m->pos..+len) that the unit's check does not compare with
+ * what is printed there (a label, or a number taken as the text says), read
+ * past (the caller made sure there is room: n_spans < MAX_SPANS). */
+static void add_span(struct matcher *m, size_t len)
+{
+   m->span_at[m->n_spans] = m->pos;
+   m->span_len[m->n_spans++] = (uint32_t)len;
+   m->pos += len;
+}
+
 /* A label at m->pos (name: then a blank or the line's end): noted at
  * `offset`, and read past; 0 when there is none. */
 static int label_here(struct matcher *m, uint64_t offset, struct diags *ds)
 {
    struct labels *l = m->labels;
-   size_t n = 0, at = m->pos;
-   if (at < m->len && (isalpha((unsigned char)m->text[at]) || m->text[at] == '_'))
-      while (at + n < m->len && (isalnum((unsigned char)m->text[at + n]) || m->text[at + n] == '_'))
-         n++;
+   size_t at = m->pos, n = word_len(m, at);
    if (!n || at + n >= m->len || m->text[at + n] != ':' ||
        (at + n + 1 < m->len && !isspace((unsigned char)m->text[at + n + 1])) || prefix_here(m, offset))
       return 0;
@@ -1042,9 +1056,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       if (m->recover && expr_of(m, &(struct side){SIDE_EXPR, 0, g->a, 0})->n == 0 && m->n_spans < MAX_SPANS &&
           read_number(m, (unsigned)g->b, SIZE_MAX, &v, &end)) {
          /* taken as the text says (after a failed unit; see isa_assemble) */
-         m->span_at[m->n_spans] = m->pos;
-         m->span_len[m->n_spans++] = (uint32_t)(end - m->pos);
-         m->pos = end;
+         add_span(m, end - m->pos);
          if (run(m, seq + 1, n - 1, k))
             return 1;
          break;
@@ -1057,9 +1069,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       if (name) {
          /* a label for a branch target */
          if (m->n_spans < MAX_SPANS && label_value(m, m->text + m->pos, name, &v)) {
-            m->span_at[m->n_spans] = m->pos;
-            m->span_len[m->n_spans++] = (uint32_t)name;
-            m->pos += name;
+            add_span(m, name);
             if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(v)}) && run(m, seq + 1, n - 1, k))
                return 1;
          } else {
@@ -1297,14 +1307,9 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          unsigned which;
          if (!m->cons[at].done && lossy(m, &m->cons[at], &side, &want, &which) &&
              m->t->free[expr_of(m, side)->first + which] <= 8) {
-            const struct isa_asm_expr *e = expr_of(m, side);
-            const struct frame *f = &m->frames[side->frame];
-            int32_t read = m->t->reads[e->first + which];
             struct saved one = save(m);
-            for (int64_t alt = 0; alt < (int64_t)1 << m->t->free[e->first + which]; alt++) {
-               int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, alt);
-               if (assign(m, read, side->frame, x) && value_of(m, side) == want && settle(m) &&
-                   for_iter(m, g, from, to, base, &rest))
+            for (int64_t alt = 0; alt < (int64_t)1 << m->t->free[expr_of(m, side)->first + which]; alt++) {
+               if (guess_alt(m, side, which, want, alt) && settle(m) && for_iter(m, g, from, to, base, &rest))
                   return 1;
                restore(m, &one);
                if (m->overflow)
@@ -1651,16 +1656,12 @@ static int close_from(struct matcher *m)
          first = j;
       if (m->tried[j] || !lossy(m, &m->cons[j], &side, &want, &which))
          continue;
-      const struct isa_asm_expr *e = expr_of(m, side);
-      const struct frame *f = &m->frames[side->frame];
-      int32_t read = m->t->reads[e->first + which];
-      uint8_t free = m->t->free[e->first + which];
+      uint8_t free = m->t->free[expr_of(m, side)->first + which];
       /* a right shift's dropped bits: each value; another guess: once,
        * then the search below */
       int64_t alts = free <= 8 ? (int64_t)1 << free : 1;
       for (int64_t alt = 0; alt < alts; alt++) {
-         int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, alt);
-         if (assign(m, read, side->frame, x) && value_of(m, side) == want && settle(m) && close_from(m))
+         if (guess_alt(m, side, which, want, alt) && settle(m) && close_from(m))
             return 1;
          restore(m, &s);
          if (m->overflow)
