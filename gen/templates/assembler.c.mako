@@ -15,7 +15,7 @@
  * The assembler's tables (isagen/asm.h)
  * ====================================================================== */
 % for k, e in enumerate(a.exprs):
-<% st = a.scope_type(e); params = a.param_names(e) %>\
+<% st = a.scope_type(e); params = a.param_decls(e) %>\
 
 static ${'double' if e.node.type == 'float' else 'int64_t'} ${P}_asm_e${k}(const void *self, const int64_t *P, const struct isa_ctx *ctx)
 {
@@ -23,8 +23,8 @@ static ${'double' if e.node.type == 'float' else 'int64_t'} ${P}_asm_e${k}(const
    const ${st} *v = (const ${st} *)self;
    (void)v;
 %   endif
-%   for i, pn in enumerate(params):
-   const int64_t ${pn} = P[${i}];
+%   for pn, decl in params:
+   ${decl}
    (void)${pn};
 %   endfor
    (void)self;
@@ -43,8 +43,8 @@ static int64_t ${P}_asm_p${k}(const void *self, const int64_t *P, const struct i
    const ${st} *v = (const ${st} *)self;
    (void)v;
 %     endif
-%     for i, pn in enumerate(params):
-   const int64_t ${pn} = P[${i}];
+%     for pn, decl in params:
+   ${decl}
    (void)${pn};
 %     endfor
    (void)self;
@@ -86,30 +86,30 @@ static const struct isa_asm_expr ${P}_asm_exprs[] = {
 % for k, e in enumerate(a.exprs):
 <% mask = sum(1 << i for i, p in enumerate(e.proposals) if p is not None and i < 32) %>\
 %   if e.node.type == 'float':
-   {0, ${P}_asm_e${k}, 0, ${firsts[k]}, ${len(e.reads)}, 0x0u, 0},
+   {0, ${P}_asm_e${k}, 0, ${firsts[k]}, ${len(e.reads)}, 0x0u, 0, 0},
 %   else:
-   {${P}_asm_e${k}, 0, ${('%s_asm_p%d' % (P, k)) if mask else '0'}, ${firsts[k]}, ${len(e.reads)}, ${'0x%xu' % mask}, ${1 if e.separable else 0}},
+   {${P}_asm_e${k}, 0, ${('%s_asm_p%d' % (P, k)) if mask else '0'}, ${firsts[k]}, ${len(e.reads)}, ${'0x%xu' % mask}, ${1 if e.separable else 0},
+    ${1 if a.identity(e) else 0}},
 %   endif
 % endfor
 % if not a.exprs:
-   {0, 0, 0, 0, 0, 0x0u, 0},
+   {0, 0, 0, 0, 0, 0x0u, 0, 0},
 % endif
 };
 
 static const struct isa_asm_var ${P}_asm_vars[] = {
 % for v in a.vars:
 <% st = n.sname(v.scope) %>\
-%   if v.index[0] < 0:
-   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}), ${v.width}, ${1 if v.signed else 0}, 0, 1, 0, 0, 0,
-    ${v.most}},
+   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}), ${v.width}, ${1 if v.signed else 0},
+    ${v.index[0] + 1}, ${v.index[1]}, ${v.index[2]}, ${v.count}, ${v.stride}, ${v.most}, ${v.base + 1}, ${v.index[3] + 1},
+%   if v.item:
+    offsetof(${st}, ${v.item}), sizeof(((${st} *)0)->${v.item})},
 %   else:
-   {offsetof(${st}, ${v.c_member}), sizeof(((${st} *)0)->${v.c_member}),
-    ${v.width}, ${1 if v.signed else 0}, ${v.index[0] + 1}, ${v.index[1]}, ${v.index[2]}, ${v.count},
-    ${v.stride}, ${v.most}},
+    0, 0},
 %   endif
 % endfor
 % if not a.vars:
-   {0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+   {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 % endif
 };
 % for k, e in enumerate(a.enums):
@@ -187,7 +187,7 @@ static void ${P}_asm_select(void *unit, unsigned alt)
  * fields of several: the bits of the fields it set, of every view; then
  * the view they select, with its own values for the rest (its defaults:
  * another view's are not this encoding's); read back through every view. */
-%   for k, (path, st) in enumerate(a.overlays):
+%   for k, (path, st, alt) in enumerate(a.overlays):
 <% S = n.sname(st) %>\
 static void ${P}_asm_merge${k}(${S} *v, const unsigned char *known)
 {
@@ -196,6 +196,12 @@ static void ${P}_asm_merge${k}(${S} *v, const unsigned char *known)
 %     for view in st.variants:
    memset(&part, 0, sizeof part);
    part.variant = ${view.index};
+%       for f in st.fields:
+%         if f.role == 'field':
+   if (known[offsetof(${S}, ${f.name})])
+      memcpy(&part.${f.name}, &v->${f.name}, sizeof part.${f.name});
+%         endif
+%       endfor
 %       for f in view.fields:
 %         if f.role == 'field':
    if (known[offsetof(${S}, u.${view.name}.${f.name})])
@@ -218,12 +224,26 @@ static void ${P}_asm_merge${k}(${S} *v, const unsigned char *known)
 static void ${P}_asm_merge(void *unit, const unsigned char *known)
 {
    ${U} *u = (${U} *)unit;
-%   for k, (path, st) in enumerate(a.overlays):
+%   for k, (path, st, alt) in enumerate(a.overlays):
+%     if alt:
+   if (u->variant == ${alt})
+      ${P}_asm_merge${k}(&u->${path}, known + offsetof(${U}, ${path}));
+%     else:
    ${P}_asm_merge${k}(&u->${path}, known + offsetof(${U}, ${path}));
+%     endif
 %   endfor
 }
 % endif
 
+% if a.chained:
+/* <derive>d fields that read $next: what the next unit's <state>s come from */
+static const struct isa_asm_chained ${P}_asm_chained[] = {
+%   for alt, path, f in a.chained:
+   {${alt}, offsetof(${U}, ${path}), sizeof(((${U} *)0)->${path}), ${f.width}, ${1 if f.type.kind == 'sint' else 0}},
+%   endfor
+};
+
+% endif
 static const struct isa_asm ${P}_asm = {
    ${P}_asm_goals,
    ${P}_asm_kids,
@@ -242,5 +262,8 @@ static const struct isa_asm ${P}_asm = {
    ${a.max_bytes},
    ${(P + '_asm_select') if cases else '0'},
    ${a.place},
+   ${1 if a.reads_last else 0},
+   ${(P + '_asm_chained') if a.chained else '0'},
+   ${len(a.chained)},
 };
 % endif

@@ -81,7 +81,9 @@ struct con {
    struct side a, b;
    size_t at;       /* CON_TEXT: the number's text */
    uint32_t len;
-   int64_t arg;     /* CON_TEXT: the goal's c */
+   int64_t arg;     /* CON_TEXT: the goal's c; with ISA_ASM_SCALED, b is the integer and `scale`
+                     * the constant its value is a multiple of */
+   int32_t scale;
 };
 
 struct frame {
@@ -92,12 +94,12 @@ struct frame {
    int32_t link[ISA_ASM_MAX_PARAMS]; /* the equation tying params[k] to its argument, or -1 */
 };
 
-enum trail_kind { TR_FIELD, TR_PARAM, TR_DONE };
+enum trail_kind { TR_FIELD, TR_PARAM, TR_DONE, TR_KNOWN, TR_DOMAIN };
 
 struct trail {
    uint8_t kind;
-   uint32_t where; /* field: byte offset in the unit; param: frame; done: con */
-   uint32_t slot;  /* param slot; field: var index */
+   uint32_t where; /* field, known, domain: byte offset in the unit; param: frame; done: con */
+   uint32_t slot;  /* param slot; field: var index; known: bytes; domain: word */
    int64_t old;
 };
 
@@ -117,6 +119,11 @@ struct matcher {
    const char *text;
    size_t len, pos, start;
    unsigned char *unit, *known; /* the unit object, and a byte per byte of it: 1 where a known field is */
+   /* per byte of the unit, where an unknown field of at most 8 bits is:
+    * the values it may still take (probe), 256 bits; all of them when
+    * its narrowed byte is 0 */
+   uint64_t *domain;
+   unsigned char *narrowed;
    unsigned char *fresh;        /* the unit as it started (its XML defaults, its alternative's) */
    size_t unit_size;
    unsigned n_frames, frame;
@@ -428,27 +435,60 @@ static void undo(struct matcher *m, unsigned to)
          m->known[r->where] = 0;
       } else if (r->kind == TR_PARAM) {
          m->frames[r->where].known &= (uint16_t)~(1u << r->slot);
+      } else if (r->kind == TR_KNOWN) {
+         memset(m->known + r->where, 0, r->slot);
+      } else if (r->kind == TR_DOMAIN) {
+         if (r->slot == 4)
+            m->narrowed[r->where] = 0;
+         else
+            m->domain[4 * (size_t)r->where + r->slot] = (uint64_t)r->old;
       } else {
          m->cons[r->where].done = 0;
       }
    }
 }
 
-/* Where variable `read` of frame f is in the unit, or SIZE_MAX for an
- * element past its item's most (which the expressions read as 0). */
+/* Where variable `read` of frame f is in the unit: SIZE_MAX for an
+ * element past its item's or array's most (which the expressions read as
+ * 0), AT_UNKNOWN for one whose index is not known yet. */
+#define AT_UNKNOWN (SIZE_MAX - 1)
+static int read_known(const struct matcher *m, int32_t read, unsigned f);
+
 static size_t var_at(const struct matcher *m, int32_t read, unsigned f)
 {
    const struct isa_asm_var *v = &m->t->vars[read];
    const struct frame *fr = &m->frames[f];
+   size_t scope = fr->scope;
+   if (v->base) {
+      /* a struct parameter: the address it holds, in the unit (the argument's, always known) */
+      uintptr_t p = (uintptr_t)fr->params[v->base - 1], u = (uintptr_t)m->unit;
+      if (!((fr->known >> (v->base - 1)) & 1))
+         return AT_UNKNOWN;
+      if (p < u || p - u >= m->unit_size)
+         return SIZE_MAX;
+      scope = (size_t)(p - u);
+   }
+   int64_t i;
+   if (v->index) {
+      /* an array element at a computed index: once what it reads is known */
+      const struct isa_asm_expr *e = &m->t->exprs[v->index - 1];
+      for (unsigned k = 0; k < e->n; k++)
+         if (!read_known(m, m->t->reads[e->first + k], f))
+            return AT_UNKNOWN;
+      i = e->eval(m->unit + fr->scope, fr->params, &m->ctx);
+      if (i < 0 || i >= v->count)
+         return SIZE_MAX;
+      return scope + v->offset + (size_t)i * v->stride;
+   }
    if (!v->slot)
-      return fr->scope + v->offset;
-   int64_t i = fr->params[v->slot - 1];
+      return scope + v->offset;
+   i = fr->params[v->slot - 1];
    if (i < 0 || i >= v->count)
       return SIZE_MAX;
    i = i * v->scale + v->add;
    if (i >= v->count)
       return SIZE_MAX;
-   return fr->scope + v->offset + (size_t)i * v->stride;
+   return scope + v->offset + (size_t)i * v->stride;
 }
 
 /* read k of an expression, in frame f: known? its value? */
@@ -457,7 +497,22 @@ static int read_known(const struct matcher *m, int32_t read, unsigned f)
    if (read < 0)
       return (m->frames[f].known >> (-1 - read)) & 1;
    size_t at = var_at(m, read, f);
-   return at == SIZE_MAX || m->known[at];
+   return at == SIZE_MAX || (at != AT_UNKNOWN && m->known[at]);
+}
+
+/* Whether read k's place is known (a field's: its index is). */
+static int read_placed(const struct matcher *m, int32_t read, unsigned f)
+{
+   return read < 0 || var_at(m, read, f) != AT_UNKNOWN;
+}
+
+/* Whether value x is left in the domain of the field at byte `at`. */
+static int in_domain(const struct matcher *m, size_t at, const struct isa_asm_var *v, int64_t x)
+{
+   if (v->width > 8 || !m->narrowed[at])
+      return 1;
+   uint64_t i = (uint64_t)x & ((1u << v->width) - 1); /* as probe counts them: the field's bits */
+   return (m->domain[4 * at + i / 64] >> (i % 64)) & 1;
 }
 
 static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
@@ -472,8 +527,10 @@ static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
    }
    const struct isa_asm_var *v = &m->t->vars[read];
    size_t at = var_at(m, read, f);
-   if (at == SIZE_MAX)
+   if (at >= AT_UNKNOWN)
       return 0;
+   if (fits(v, x) && !in_domain(m, at, v, x))
+      return 0; /* a value probe found no reading with */
    if (!fits(v, x) || (v->most && x > v->most)) {
       /* (not for a {for}'s bound, which tries every count at its start:
        * the counts the text does not have say nothing) */
@@ -492,6 +549,23 @@ static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
       return 0;
    store(m->unit + at, v, x);
    m->known[at] = 1;
+   if (v->item_size && x == 0) {
+      /* an absent item: its fields are no bits of the encoding; what
+       * reads them (Midgard's units' registers, behind their enable bits)
+       * reads them as they stand */
+      size_t from = at - v->offset + v->item_offset, end = from + v->item_size;
+      for (size_t i = from; i < end && i < m->unit_size;) {
+         size_t run = i;
+         while (run < end && run < m->unit_size && !m->known[run])
+            run++;
+         if (run > i) {
+            if (!push_trail(m, TR_KNOWN, (uint32_t)i, (uint32_t)(run - i), 0))
+               return 0;
+            memset(m->known + i, 1, run - i);
+         }
+         i = run + 1;
+      }
+   }
    return 1;
 }
 
@@ -553,6 +627,9 @@ static int solve(struct matcher *m, const struct side *s, int64_t want)
    if (s->kind == SIDE_PARAM)
       return assign(m, -1 - s->id, s->frame, want) ? DONE : FAIL;
    const struct isa_asm_expr *e = expr_of(m, s);
+   for (unsigned i = 0; i < e->n; i++)
+      if (!read_placed(m, m->t->reads[e->first + i], s->frame))
+         return WAIT; /* an element whose index is not known yet */
    if (n > 1) {
       /* fields side by side: each its own bits of want */
       const struct frame *f = &m->frames[s->frame];
@@ -577,7 +654,7 @@ static double no_eval_real(const void *self, const int64_t *params, const struct
    (void)ctx;
    return 0;
 }
-static const struct isa_asm_expr f32_value = {0, no_eval_real, 0, 0, 0, 0, 0};
+static const struct isa_asm_expr f32_value = {0, no_eval_real, 0, 0, 0, 0, 0, 0};
 
 /* Whether expr a of c, printed as the goal said, is the number's text. */
 static int prints_as(struct matcher *m, const struct con *c)
@@ -644,6 +721,23 @@ static int try_con(struct matcher *m, struct con *c)
             return r;
          n = 0;
       }
+      if (n && (c->arg & ISA_ASM_SCALED) && c->len < 512) {
+         /* a fixed-point value: the integer nearest the number over the scale */
+         char num[512];
+         memcpy(num, m->text + c->at, c->len);
+         num[c->len] = 0;
+         const struct frame *f = &m->frames[c->b.frame];
+         double d = strtod(num, NULL), k = m->t->exprs[c->scale].eval_real(m->unit + f->scope, f->params, &m->ctx);
+         if (c->arg & ISA_ASM_NEGATED)
+            d = -d;
+         double q = k != 0 ? nearbyint(d / k) : 0;
+         if (!(q > -9.0e18 && q < 9.0e18))
+            return FAIL;
+         int r = solve(m, &c->b, (int64_t)q);
+         if (r != DONE)
+            return r;
+         n = unknowns(m, &c->a, &w);
+      }
       if (n)
          return WAIT;
       return prints_as(m, c) ? DONE : FAIL;
@@ -696,6 +790,8 @@ static int settle(struct matcher *m)
    return 1;
 }
 
+static int probe(struct matcher *m, unsigned i);
+
 static int add_con(struct matcher *m, struct con c)
 {
    if (m->n_cons >= MAX_CONS) {
@@ -713,7 +809,9 @@ static int add_con(struct matcher *m, struct con c)
          return 0;
       m->cons[i].done = 1;
    }
-   return m->n_trail == before + (r == DONE) ? 1 : settle(m);
+   if (m->n_trail != before + (r == DONE) && !settle(m))
+      return 0;
+   return r == DONE || probe(m, i);
 }
 
 static struct side expr_side(const struct matcher *m, int32_t e)
@@ -1181,6 +1279,10 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       if (match_real(m, &at, &len)) {
          struct con c = {.check = CON_TEXT, .truth = (uint8_t)g->b, .a = expr_side(m, g->a), .at = at, .len = (uint32_t)len,
                           .arg = g->c};
+         if ((g->c & ISA_ASM_SCALED) && g->n == 2) {
+            c.b = expr_side(m, (int32_t)t->kids[g->first]);
+            c.scale = (int32_t)t->kids[g->first + 1];
+         }
          if (add_con(m, c) && run(m, seq + 1, n - 1, k))
             return 1;
       } else {
@@ -1401,23 +1503,54 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
  * blanks, comments in the source, and labels the source has where the
  * printer has a number (at s[span_at[k]], span_len[k] characters; their
  * equations made the numbers the labels'). */
+static int rest_is_blank(const struct matcher *m, size_t at);
+
 static int same_text(const char *p, size_t pn, const char *s, size_t sn, const struct matcher *m)
 {
    size_t i = 0, j = 0;
    unsigned span = 0;
+   /* empty lines mean something (a unit's end) only where units print them */
+   int breaks = 0;
+   for (size_t k = 0; k + 1 < pn && !breaks; k++) {
+      size_t q = k + 1;
+      while (q < pn && (p[q] == ' ' || p[q] == '\t' || p[q] == '\r'))
+         q++;
+      breaks = p[k] == '\n' && q < pn && p[q] == '\n';
+   }
    for (;;) {
-      while (i < pn && isspace((unsigned char)p[i]))
+      /* empty lines, printed and in the text, in this run of blanks */
+      unsigned printed_empty = 0, empty = 0;
+      int bare = i == 0; /* (a line break first ends an empty line) */
+      while (i < pn && isspace((unsigned char)p[i])) {
+         if (p[i] == '\n') {
+            printed_empty += bare;
+            bare = 1;
+         }
          i++;
+      }
+      bare = j == 0 && s == m->text;
       for (;;) {
-         while (j < sn && isspace((unsigned char)s[j]))
+         while (j < sn && isspace((unsigned char)s[j])) {
+            if (s[j] == '\n') {
+               empty += bare;
+               bare = 1;
+            }
             j++;
+         }
          if (j < sn && (s[j] == '#' || s[j] == ';') && !(i < pn && p[i] == s[j])) {
+            bare = 0;
             while (j < sn && s[j] != '\n')
                j++;
             continue;
          }
          break;
       }
+      /* where units print empty lines (Midgard's bundle ends; a bundle with
+       * no instructions prints one alone), the text's are the printed ones,
+       * unless the text ends there */
+      if (breaks && empty != printed_empty && ((i < pn && j < sn) ||
+                                                (i == pn && j == sn && !rest_is_blank(m, (size_t)(s + sn - m->text)))))
+         return 0;
       if (span < m->n_spans && s + j == m->text + m->span_at[span]) {
          j += m->span_len[span++];
          size_t from = i;
@@ -1563,6 +1696,8 @@ struct unknown_set {
    int32_t vars[MAX_SEARCH_VARS];
    unsigned frames[MAX_SEARCH_VARS];
    unsigned n, bits;
+   unsigned links[MAX_SEARCH_VARS]; /* the links followed to them, callee first */
+   unsigned n_links;
 };
 
 static int unknown_fields(const struct matcher *m, const struct side *s, struct unknown_set *u, unsigned depth)
@@ -1575,6 +1710,8 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
       const struct frame *f = &m->frames[s->frame];
       if ((f->known >> s->id) & 1 || f->link[s->id] < 0)
          return 1;
+      if (u->n_links < MAX_SEARCH_VARS)
+         u->links[u->n_links++] = (unsigned)f->link[s->id];
       return unknown_fields(m, &m->cons[f->link[s->id]].b, u, depth + 1);
    }
    const struct isa_asm_expr *e = expr_of(m, s);
@@ -1589,6 +1726,14 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
          continue;
       }
       size_t at = var_at(m, r, s->frame);
+      if (at == AT_UNKNOWN) {
+         /* an element at an index not known yet: what the index reads */
+         const struct isa_asm_var *v = &m->t->vars[r];
+         struct side index = {SIDE_EXPR, (uint16_t)s->frame, v->index ? v->index - 1 : 0, 0};
+         if (!v->index || !unknown_fields(m, &index, u, depth + 1))
+            return 0;
+         continue;
+      }
       int dup = 0;
       for (unsigned j = 0; j < u->n; j++)
          dup |= var_at(m, u->vars[j], u->frames[j]) == at;
@@ -1602,6 +1747,68 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
       u->n++;
    }
    return 1;
+}
+
+/* Give the fields of u the values packed in x (each its width, in
+ * order); *same: all of them are what as_is holds. */
+static int assign_packed(struct matcher *m, const struct unknown_set *u, uint64_t x, const int64_t *as_is, int *same)
+{
+   int ok = 1;
+   *same = 1;
+   for (unsigned j = 0; ok && j < u->n; j++) {
+      const struct isa_asm_var *v = &m->t->vars[u->vars[j]];
+      int64_t val = (int64_t)(x & (((uint64_t)1 << v->width) - 1));
+      if (v->is_signed && v->width && (val >> (v->width - 1)) & 1)
+         val -= (int64_t)1 << v->width;
+      x >>= v->width;
+      *same &= as_is && val == as_is[j];
+      ok = assign(m, u->vars[j], u->frames[j], val);
+   }
+   return ok;
+}
+
+/* Whether side s reads (directly, through a parameter's argument or an
+ * element's index) one of the fields of u. */
+static int reads_any(const struct matcher *m, const struct side *s, const struct unknown_set *u, unsigned depth)
+{
+   if (depth > MAX_FRAMES || s->kind == SIDE_CONST)
+      return depth > MAX_FRAMES;
+   const struct frame *f = &m->frames[s->frame];
+   if (s->kind == SIDE_PARAM)
+      return f->link[s->id] >= 0 && reads_any(m, &m->cons[f->link[s->id]].b, u, depth + 1);
+   const struct isa_asm_expr *e = expr_of(m, s);
+   for (unsigned i = 0; i < e->n; i++) {
+      int32_t r = m->t->reads[e->first + i];
+      if (r < 0) {
+         struct side p = {SIDE_PARAM, s->frame, -1 - r, 0};
+         if (reads_any(m, &p, u, depth + 1))
+            return 1;
+         continue;
+      }
+      const struct isa_asm_var *v = &m->t->vars[r];
+      if (v->index) {
+         struct side index = {SIDE_EXPR, s->frame, v->index - 1, 0};
+         if (reads_any(m, &index, u, depth + 1))
+            return 1;
+      }
+      size_t at = var_at(m, r, s->frame);
+      for (unsigned j = 0; j < u->n; j++)
+         if (var_at(m, u->vars[j], u->frames[j]) == at)
+            return 1;
+   }
+   return 0;
+}
+
+/* Whether a waiting equation reads one of the fields of u: else what
+ * waits does not depend on their values. */
+static int waiting_reads(const struct matcher *m, const struct unknown_set *u)
+{
+   for (unsigned j = 0; j < m->n_cons; j++) {
+      const struct con *c = &m->cons[j];
+      if (!c->done && (reads_any(m, &c->a, u, 0) || reads_any(m, &c->b, u, 0)))
+         return 1;
+   }
+   return 0;
 }
 
 /* Whether c is the equation that gave a parameter its argument. */
@@ -1631,7 +1838,154 @@ static int lossy(const struct matcher *m, const struct con *c, const struct side
       return 0;
    const struct isa_asm_expr *e = expr_of(m, *s);
    uint8_t free = m->t->free[e->first + *which];
+   if (!read_placed(m, m->t->reads[e->first + *which], (*s)->frame))
+      return 0;
    return *which < 32 && ((e->proposes >> *which) & 1) && free > 0;
+}
+
+/* Set the domain of the field at byte `at` to `keep` (256 bits). */
+static int narrow(struct matcher *m, size_t at, const uint64_t *keep)
+{
+   if (!m->narrowed[at]) {
+      if (!push_trail(m, TR_DOMAIN, (uint32_t)at, 4, 0))
+         return 0;
+      m->narrowed[at] = 1;
+      for (unsigned w = 0; w < 4; w++)
+         m->domain[4 * at + w] = ~(uint64_t)0;
+   }
+   for (unsigned w = 0; w < 4; w++) {
+      if (m->domain[4 * at + w] == keep[w])
+         continue;
+      if (!push_trail(m, TR_DOMAIN, (uint32_t)at, w, (int64_t)m->domain[4 * at + w]))
+         return 0;
+      m->domain[4 * at + w] = keep[w];
+   }
+   return 1;
+}
+
+/* A new equation that waits on one unknown field of at most 8 bits (links
+ * aside), or on a few unknown bits (at most PROBE_BITS): each of their
+ * values is tried at once, with the equation alone.  None holds: the
+ * reading fails here, not at the unit's end; one: it is taken; more: the
+ * field keeps only those values.  (Midgard's write masks, swizzles and
+ * shrink modes: a wrong reading of one letter stops at it, instead of
+ * multiplying with every later one.) */
+#define PROBE_BITS 4
+static int probe(struct matcher *m, unsigned i)
+{
+   const struct con *c = &m->cons[i];
+   if (c->done || c->a.kind == SIDE_PARAM)
+      return 1;
+   struct unknown_set u;
+   memset(&u, 0, sizeof u);
+   if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
+      return 1;
+   if (u.n == 1 && m->t->vars[u.vars[0]].width <= 8) {
+      const struct isa_asm_var *v = &m->t->vars[u.vars[0]];
+      size_t at = var_at(m, u.vars[0], u.frames[0]);
+      uint64_t keep[4] = {0, 0, 0, 0};
+      unsigned found = 0;
+      int64_t first = 0;
+      for (unsigned x = 0; x < (1u << v->width); x++) {
+         int64_t val = v->is_signed && (x >> (v->width - 1)) & 1 ? (int64_t)x - ((int64_t)1 << v->width) : (int64_t)x;
+         unsigned mark = m->n_trail;
+         int ok = assign(m, u.vars[0], u.frames[0], val);
+         /* the arguments it reaches the equation through, outermost first */
+         for (unsigned l = u.n_links; ok && l-- > 0;)
+            ok = try_con(m, &m->cons[u.links[l]]) != FAIL;
+         ok = ok && try_con(m, &m->cons[i]) != FAIL;
+         undo(m, mark);
+         if (m->overflow)
+            return 0;
+         if (ok) {
+            keep[x / 64] |= (uint64_t)1 << (x % 64);
+            if (!found++)
+               first = val;
+         }
+      }
+      if (found == 0)
+         return 0;
+      if (found == 1)
+         return assign(m, u.vars[0], u.frames[0], first) && settle(m);
+      return narrow(m, at, keep);
+   }
+   if (u.bits > PROBE_BITS)
+      return 1;
+   struct saved s = save(m);
+   unsigned found = 0;
+   uint64_t first = 0;
+   for (uint64_t x = 0; x < ((uint64_t)1 << u.bits) && found < 2; x++) {
+      int same;
+      if (assign_packed(m, &u, x, NULL, &same) && settle(m) && !found++)
+         first = x;
+      restore(m, &s);
+      if (m->overflow)
+         return 0;
+   }
+   if (found != 1)
+      return found > 1;
+   int same;
+   return assign_packed(m, &u, first, NULL, &same) && settle(m);
+}
+
+/* Probe the waiting equations (those that read a field of `touched`, or
+ * all of them when it is NULL): after a search gave fields values, what
+ * waits on one more field has its values narrowed, or fails at once,
+ * instead of in a search nested deeper (forward checking). */
+static int probe_waiting(struct matcher *m, const struct unknown_set *touched)
+{
+   for (unsigned j = 0; j < m->n_cons; j++) {
+      const struct con *c = &m->cons[j];
+      if (c->done || c->a.kind == SIDE_PARAM)
+         continue;
+      if (touched && !reads_any(m, &c->a, touched, 0) && !reads_any(m, &c->b, touched, 0))
+         continue;
+      if (!probe(m, j))
+         return 0;
+   }
+   return 1;
+}
+
+static int close_from(struct matcher *m);
+
+/* A guess of read `which` of side s for `want` (alt: its dropped bits),
+ * refined through a waiting equation F == e(F) of the same field: F takes
+ * e(guess) instead (Midgard's condition code repeated eight times: the
+ * guess from `cond & 3` is 3, and cond == (cond & 3) * 0x5555 makes it
+ * 0xFFFF).  Whether that, settled and closed, is a solution. */
+static int refined(struct matcher *m, const struct side *s, unsigned which, int64_t want, int64_t alt)
+{
+   const struct isa_asm_expr *e = expr_of(m, s);
+   int32_t read = m->t->reads[e->first + which];
+   if (read < 0)
+      return 0;
+   size_t at = var_at(m, read, s->frame);
+   if (at >= AT_UNKNOWN)
+      return 0;
+   const struct frame *f = &m->frames[s->frame];
+   int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, alt);
+   unsigned n = m->n_cons, w;
+   for (unsigned j = 0; j < n; j++) {
+      for (int k = 0; k < 2; k++) {
+         const struct con *c = &m->cons[j];
+         const struct side *id = k ? &c->b : &c->a, *other = k ? &c->a : &c->b;
+         if (c->done || c->check != CON_EQ || id->kind != SIDE_EXPR || !expr_of(m, id)->identity)
+            continue;
+         if (var_at(m, m->t->reads[expr_of(m, id)->first], id->frame) != at)
+            continue;
+         struct saved before = save(m);
+         int64_t y = x;
+         if (assign(m, read, s->frame, x) && !unknowns(m, other, &w))
+            y = value_of(m, other);
+         restore(m, &before);
+         if (y != x && assign(m, read, s->frame, y) && value_of(m, s) == want && settle(m) && close_from(m))
+            return 1;
+         restore(m, &before);
+         if (m->overflow)
+            return 0;
+      }
+   }
+   return 0;
 }
 
 /* The waiting equations: first those whose guess drops bits, with each
@@ -1664,6 +2018,9 @@ static int close_from(struct matcher *m)
          if (guess_alt(m, side, which, want, alt) && settle(m) && close_from(m))
             return 1;
          restore(m, &s);
+         if (refined(m, side, which, want, alt))
+            return 1;
+         restore(m, &s);
          if (m->overflow)
             return 0;
       }
@@ -1678,7 +2035,8 @@ static int close_from(struct matcher *m)
       return verify(m);
    /* the waiting equation with the fewest unknown bits behind it, links
     * aside (any value satisfies those: they only pass values on) */
-   struct unknown_set best = {{0}, {0}, 0, 0}, u;
+   struct unknown_set best, u;
+   memset(&best, 0, sizeof best);
    int found = 0;
    for (unsigned j = first; j < m->n_cons; j++) {
       const struct con *c = &m->cons[j];
@@ -1714,30 +2072,37 @@ static int close_from(struct matcher *m)
    int ok = 1;
    for (unsigned j = 0; ok && j < n; j++)
       ok = assign(m, vars[j], frames[j], as_is[j]);
-   if (ok && settle(m) && close_from(m))
-      return 1;
+   if (ok && settle(m) && probe_waiting(m, &best)) {
+      /* what is left waiting does not read these fields: no other value
+       * of theirs can help it (this keeps independent searches from
+       * multiplying) */
+      int apart = !waiting_reads(m, &best);
+      if (close_from(m))
+         return 1;
+      if (apart) {
+         restore(m, &s);
+         return 0;
+      }
+   }
    restore(m, &s);
    if (bits > SEARCH_BITS || m->overflow)
       return 0;
    for (uint64_t x = 0; x < ((uint64_t)1 << bits); x++) {
-      uint64_t rest = x;
-      ok = 1;
-      int same = 1;
-      for (unsigned j = 0; ok && j < n; j++) {
-         const struct isa_asm_var *v = &m->t->vars[vars[j]];
-         int64_t val = (int64_t)(rest & (((uint64_t)1 << v->width) - 1));
-         if (v->is_signed && v->width && (val >> (v->width - 1)) & 1)
-            val -= (int64_t)1 << v->width;
-         rest >>= v->width;
-         same &= val == as_is[j];
-         ok = assign(m, vars[j], frames[j], val);
-      }
+      int same;
+      ok = assign_packed(m, &best, x, as_is, &same);
       if (same) {
          restore(m, &s);
          continue;
       }
-      if (ok && settle(m) && close_from(m))
-         return 1;
+      if (ok && settle(m) && probe_waiting(m, &best)) {
+         int apart = !waiting_reads(m, &best);
+         if (close_from(m))
+            return 1;
+         if (apart) {
+            restore(m, &s);
+            return 0;
+         }
+      }
       restore(m, &s);
       if (m->overflow)
          return 0;
@@ -1747,7 +2112,7 @@ static int close_from(struct matcher *m)
 
 static int finish(struct matcher *m)
 {
-   return settle(m) && close_from(m);
+   return settle(m) && probe_waiting(m, NULL) && close_from(m);
 }
 
 /* ---- programs ------------------------------------------------------------------- */
@@ -1878,10 +2243,11 @@ static void skip_line(struct matcher *m)
 struct units {
    unsigned char *v;
    uint64_t *at;
+   size_t *text; /* per unit: where its text starts and ends */
    size_t n, cap, size;
 };
 
-static int keep_unit(struct units *u, const void *obj, uint64_t at)
+static int keep_unit(struct units *u, const void *obj, uint64_t at, size_t start, size_t end)
 {
    if (u->n == u->cap) {
       size_t cap = u->cap ? u->cap * 2 : 16;
@@ -1891,14 +2257,69 @@ static int keep_unit(struct units *u, const void *obj, uint64_t at)
       uint64_t *a = (uint64_t *)realloc(u->at, cap * sizeof *a);
       if (a)
          u->at = a;
-      if (!v || !a)
+      size_t *t = (size_t *)realloc(u->text, 2 * cap * sizeof *t);
+      if (t)
+         u->text = t;
+      if (!v || !a || !t)
          return 0;
       u->cap = cap;
    }
    memcpy(u->v + u->n * u->size, obj, u->size);
    u->at[u->n] = at;
+   u->text[2 * u->n] = start;
+   u->text[2 * u->n + 1] = end;
    u->n++;
    return 1;
+}
+
+/* A spec whose program encoder derives fields of a unit from the next one
+ * (isa_asm.chained): each unit of the program as encoded, buf[0..size),
+ * prints the text it was read from, up to the next unit's (the blank lines
+ * between them too: a Midgard bundle with no instructions prints an empty
+ * line alone, and the matcher reads none).  Each unit was checked with
+ * those fields as read; the encoder may write them otherwise (Midgard's
+ * last bundle always says BREAK), and bytes that print other text are no
+ * answer.  Reports the first unit that does not; 0 then. */
+static int check_chained(struct matcher *m, const struct units *u, const uint8_t *buf, size_t size,
+                         const int64_t *options, struct diags *ds)
+{
+   struct isa_cursor c;
+   struct isa_ctx ctx;
+   struct isa_error err;
+   int ok = 1;
+   if (isa_cursor_init(&c, m->spec, buf, size) != ISA_OK) {
+      isa_cursor_fini(&c);
+      return 1; /* (out of memory: not this check's to say) */
+   }
+   c.options = options;
+   for (size_t i = 0; i < u->n && ok; i++) {
+      if (isa_cursor_next(&c, m->decoded, &ctx, &err) <= 0 || ctx.offset != u->at[i]) {
+         /* the walk stops where the printer does: the units after it print nothing */
+         report(ds, u->text[2 * i], "the program as encoded ends before this unit (the one before it ends the "
+                "listing: its next unit is derived from this one, and says the program is over)");
+         ok = 0;
+         break;
+      }
+      struct isa_out o;
+      isa_out_buffer(&o, m->printed, sizeof m->printed);
+      m->spec->unit->print(m->decoded, &o, &ctx);
+      if (m->spec->separator)
+         isa_out_mem(&o, m->spec->separator, strlen(m->spec->separator));
+      /* the unit's text up to the next one's (the blank lines between them too) */
+      size_t n = isa_out_len(&o), start = i ? u->text[2 * i] : 0, end = i + 1 < u->n ? u->text[2 * i + 2] : m->len;
+      m->n_spans = 0;
+      if (n < sizeof m->printed && !same_text(m->printed, n, m->text + start, end - start, m)) {
+         size_t k = 0;
+         while (k < n && k < 60 && m->printed[k] != '\n')
+            k++;
+         report(ds, start, "the program as encoded prints otherwise from here ('%.*s'): its encoder derives fields "
+                "of a unit from the next one or from its being the last, and no unit is read that prints only an "
+                "empty line", (int)k, m->printed);
+         ok = 0;
+      }
+   }
+   isa_cursor_fini(&c);
+   return ok;
 }
 
 /* A listing's units at their offsets, zeros between them (the zero words
@@ -1977,6 +2398,195 @@ static int sofar_states(struct sofar *p, const struct isa_spec *spec, const int6
    return 1;
 }
 
+static int match_unit(struct matcher *m);
+
+/* The cursor over the units so far walks them again from the first (the
+ * last one changed). */
+static void sofar_rewind(struct sofar *p)
+{
+   if (p->open)
+      isa_cursor_fini(&p->cursor);
+   p->open = 0;
+}
+
+/* The units so far, the last one's chained field set to `value`: encoded,
+ * and walked.  With `text` (its text, text[0..n)): 0 unless it still
+ * prints that, and the walk goes on past it.  m->ctx gets the states the
+ * next unit is read with. */
+static int chain_to(struct matcher *m, struct units *units, struct sofar *sofar, const int64_t *options,
+                    const struct isa_asm_var *v, int64_t value, const struct isa_ctx *here, const char *text,
+                    size_t n)
+{
+   const struct isa_spec *spec = m->spec;
+   unsigned char *prev = units->v + (units->n - 1) * m->unit_size;
+   uint64_t at = units->at[units->n - 1];
+   size_t bytes = sofar->len - (size_t)at, got = 0;
+   store(prev + v->offset, v, value);
+   sofar_rewind(sofar);
+   sofar->len = (size_t)at;
+   struct isa_ctx before = *here;
+   before.state = NULL; /* (no unit before it: the states' initial values) */
+   before.state_set = NULL;
+   before.grown = NULL;
+   int ok = sofar_states(sofar, spec, options, &before);
+   struct isa_error err;
+   ok = ok && sofar_add(sofar, spec, prev, at, bytes);
+   if (ok && text) {
+      before.offset = at;
+      before.index = here->index ? here->index - 1 : 0;
+      before.last = 0;
+      ok = spec->unit->decode(sofar->buf, sofar->len, (size_t)at * 8, m->decoded, &got, &err) == ISA_OK &&
+           got == bytes * 8;
+      if (ok) {
+         struct isa_out o;
+         before.size = got;
+         isa_out_buffer(&o, m->printed, sizeof m->printed);
+         spec->unit->print(m->decoded, &o, &before);
+         size_t pn = isa_out_len(&o);
+         m->n_spans = 0; /* (the labels a unit uses are the next one's) */
+         ok = pn < sizeof m->printed && same_text(m->printed, pn, text, n, m);
+      }
+   }
+   m->ctx = *here;
+   m->ctx.state = NULL;
+   m->ctx.state_set = NULL;
+   m->ctx.grown = NULL;
+   if (!sofar_states(sofar, spec, options, &m->ctx))
+      return 0;
+   return ok && !(text && sofar->cursor.stopped);
+}
+
+/* Whether the previous unit's chained field, derived by the program
+ * encoder with the unit just read (m->best) as its next, is `value`
+ * (*derived: what it is, when derived gets it). */
+static int chained_as(struct matcher *m, const struct units *units, const struct isa_asm_var *v, int64_t value,
+                      int64_t *derived)
+{
+   const struct isa_spec *spec = m->spec;
+   unsigned char *copy = (unsigned char *)malloc(m->unit_size);
+   if (!copy)
+      return 0;
+   memcpy(copy, units->v + (units->n - 1) * m->unit_size, m->unit_size);
+   struct isa_ctx ctx;
+   struct isa_error err;
+   memset(&ctx, 0, sizeof ctx);
+   ctx.offset = units->at[units->n - 1];
+   ctx.index = units->n - 1;
+   ctx.next = m->best;
+   ctx.options = m->ctx.options;
+   int linked = spec->link(copy, &ctx, &err) == ISA_OK;
+   int64_t got = load(copy + v->offset, v);
+   free(copy);
+   if (linked && derived)
+      *derived = got;
+   return linked && got == value;
+}
+
+/* The unit at unit_start follows one with a field the program encoder
+ * derives from the next unit (Midgard's next tag: the next bundle's tag).
+ * As read, that field holds whatever printed its own text; but the
+ * <state>s this unit is read with come from it.  A reading of this unit
+ * stands when the field, derived with it as the next unit, is the value
+ * it was read with.  When the first reading (`matched`) is not one, each
+ * other value of the field is tried (where the previous unit still prints
+ * its text, text[prev_start..prev_end), and the walk goes on past it): the
+ * longest reading wins, then one that stands.  Whether a unit was read. */
+static int chain(struct matcher *m, struct units *units, struct sofar *sofar, const int64_t *options,
+                 size_t unit_start, size_t prev_start, size_t prev_end, int matched)
+{
+   const struct isa_spec *spec = m->spec;
+   const struct isa_type_desc *ut = spec->unit;
+   size_t usz = m->unit_size;
+   if (!units->n || !m->t->n_chained || !spec->step || !spec->link || m->overflow)
+      return matched;
+   unsigned char *prev = units->v + (units->n - 1) * usz;
+   uint16_t variant = 0;
+   if (ut->variant_offset != ISA_NO_OFFSET)
+      memcpy(&variant, prev + ut->variant_offset, sizeof variant);
+   const struct isa_asm_chained *c = NULL;
+   for (unsigned k = 0; k < m->t->n_chained && !c; k++)
+      if (m->t->chained[k].alt == variant)
+         c = &m->t->chained[k];
+   if (!c || c->width > 8)
+      return matched;
+   struct isa_asm_var v;
+   memset(&v, 0, sizeof v);
+   v.offset = c->offset;
+   v.c_size = c->c_size;
+   v.width = c->width;
+   v.is_signed = c->is_signed;
+   int64_t orig = load(prev + c->offset, &v), first = orig;
+   if (matched && chained_as(m, units, &v, orig, &first))
+      return 1;
+   /* the reading to beat: the first one */
+   unsigned char *best = (unsigned char *)malloc(usz);
+   if (!best)
+      return matched;
+   struct isa_ctx here = m->ctx;
+   struct expected exp = m->exp;
+   size_t unsolved = m->unsolved, end = matched ? m->pos : 0, bytes = m->unit_bytes;
+   int overflow = m->overflow, stands = 0;
+   int64_t chosen = orig;
+   if (matched)
+      memcpy(best, m->best, usz);
+   /* the value the first reading derives first: when the unit reads with
+    * it as far, and stands, that is the answer (most often: the other
+    * values are tried only when it is not) */
+   for (int64_t x = -1; x < ((int64_t)1 << c->width); x++) {
+      int64_t val = x < 0 ? first : c->is_signed && (x >> (c->width - 1)) & 1 ? x - ((int64_t)1 << c->width) : x;
+      if (val == orig || (x >= 0 && val == first) ||
+          !chain_to(m, units, sofar, options, &v, val, &here, m->text + prev_start, prev_end - prev_start))
+         continue;
+      m->pos = unit_start;
+      if (!match_unit(m))
+         continue;
+      int ok = chained_as(m, units, &v, val, NULL);
+      if (m->pos > end || (m->pos == end && ok && !stands)) {
+         end = m->pos;
+         bytes = m->unit_bytes;
+         memcpy(best, m->best, usz);
+         chosen = val;
+         stands = ok;
+         matched = 1;
+         if (x < 0 && ok)
+            break;
+      }
+   }
+   /* the previous unit with the value chosen, and this unit as read with it */
+   (void)chain_to(m, units, sofar, options, &v, chosen, &here, NULL, 0);
+   m->ctx.offset = here.offset;
+   m->ctx.index = here.index;
+   if (matched) {
+      memcpy(m->best, best, usz);
+      m->pos = end;
+      m->unit_bytes = bytes;
+   } else {
+      m->pos = unit_start;
+      m->exp = exp;
+      m->unsolved = unsolved;
+      m->overflow = overflow;
+   }
+   free(best);
+   return matched;
+}
+
+/* Whether the text from `at` on is only blanks, blank lines and comments. */
+static int rest_is_blank(const struct matcher *m, size_t at)
+{
+   while (at < m->len) {
+      char c = m->text[at];
+      if (c == '#' || c == ';') {
+         while (at < m->len && m->text[at] != '\n')
+            at++;
+      } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+         at++;
+      } else {
+         return 0;
+      }
+   }
+   return 1;
+}
+
 /* A fresh unit, nothing known of it. */
 static void start_unit(struct matcher *m)
 {
@@ -1984,6 +2594,7 @@ static void start_unit(struct matcher *m)
    m->t->init(m->unit);
    memcpy(m->fresh, m->unit, m->unit_size);
    memset(m->known, 0, m->unit_size);
+   memset(m->narrowed, 0, m->unit_size);
    m->n_frames = 1;
    m->frame = 0;
    memset(&m->frames[0], 0, sizeof m->frames[0]);
@@ -2063,6 +2674,36 @@ static int match_unit(struct matcher *m)
    return 1;
 }
 
+/* A spec whose displays read $last (Midgard's "shader ended" comment): a
+ * unit the text may end with is read again as the program's last, and
+ * kept so when it reads as that and nothing but blanks follows it. */
+static int match_last(struct matcher *m, size_t unit_start, int matched)
+{
+   if (!m->t->reads_last || (matched && !rest_is_blank(m, m->pos)))
+      return matched;
+   size_t end = m->pos, bytes = m->unit_bytes, usz = m->unit_size;
+   struct expected exp = m->exp;
+   unsigned char *keep = matched ? (unsigned char *)malloc(usz) : NULL;
+   if (matched && !keep)
+      return matched;
+   if (keep)
+      memcpy(keep, m->best, usz);
+   m->pos = unit_start;
+   m->ctx.last = 1;
+   if (match_unit(m) && rest_is_blank(m, m->pos)) {
+      free(keep);
+      return 1;
+   }
+   m->ctx.last = 0;
+   m->pos = end;
+   m->unit_bytes = bytes;
+   m->exp = exp;
+   if (keep)
+      memcpy(m->best, keep, usz);
+   free(keep);
+   return matched;
+}
+
 static int assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options, uint8_t *buf,
                     size_t cap, size_t *size, struct diags *ds, struct labels *labels);
 
@@ -2126,7 +2767,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
    if (m)
       memset(m, 0, offsetof(struct matcher, frames));
    size_t usz = spec->unit->c_size;
-   struct units units = {0, 0, 0, 0, usz};
+   struct units units = {0, 0, 0, 0, 0, usz};
    struct sofar sofar;
    memset(&sofar, 0, sizeof sofar);
    if (!m)
@@ -2141,8 +2782,10 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
    m->known = (unsigned char *)calloc(1, usz);
    m->decoded = calloc(4, usz);
    m->fresh = (unsigned char *)calloc(1, usz);
+   m->domain = (uint64_t *)calloc(4 * usz, sizeof *m->domain);
+   m->narrowed = (unsigned char *)calloc(1, usz);
    m->bytes = (uint8_t *)calloc(1, m->bytes_cap);
-   if (!m->unit || !m->known || !m->decoded || !m->bytes || !m->fresh) {
+   if (!m->unit || !m->known || !m->decoded || !m->bytes || !m->fresh || !m->domain || !m->narrowed) {
       status = ISA_ERR_LIMIT;
       goto out;
    }
@@ -2157,7 +2800,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
    int states_off = 0; /* a unit failed: the <state>s after it are not what the program's would be */
    /* the unit before: what was expected furthest into the text, where it ended */
    struct expected prev_exp;
-   size_t prev_end = 0;
+   size_t prev_start = 0, prev_end = 0;
    int prev_ok = 0;
    memset(&prev_exp, 0, sizeof prev_exp);
    labels->pass++;
@@ -2249,6 +2892,9 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
          matched = match_unit(m);
          m->recover = 0;
       }
+      if (prev_ok)
+         matched = chain(m, &units, &sofar, options, unit_start, prev_start, prev_end, matched);
+      matched = match_last(m, unit_start, matched);
       /* failed at its first character: no unit starts here */
       int at_start = !matched && m->exp.pos <= unit_start && !m->exp.range[0] && !m->unsolved && !m->overflow;
       if (at_start && prev_ok && prev_exp.pos > prev_end) {
@@ -2281,7 +2927,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
             m->require = 0;
             free(keep);
          }
-         if (!keep_unit(&units, m->best, offset) ||
+         if (!keep_unit(&units, m->best, offset, unit_start, m->pos) ||
              (spec->step && !sofar_add(&sofar, spec, m->best, offset, m->unit_bytes))) {
             status = ISA_ERR_LIMIT;
             goto out;
@@ -2289,6 +2935,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
          memcpy(prev, m->best, usz);
          offset += m->unit_bytes;
          index++;
+         prev_start = unit_start;
          prev_end = m->pos;
          prev_ok = 1;
          recovering = 0;
@@ -2328,12 +2975,16 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
          char msg[160];
          isa_error_format(&err, msg, sizeof msg);
          report(&ds, len, "the program does not encode: %s", msg);
+      } else if (m->t->n_chained && spec->step && !gaps && listing <= 0 && !labels->n &&
+                 !check_chained(m, &units, buf, *size, options, &ds)) {
+         status = ISA_ERR_ARG;
       }
    }
 out:
    *dsp = ds;
    free(units.v);
    free(units.at);
+   free(units.text);
    if (sofar.open)
       isa_cursor_fini(&sofar.cursor);
    free(sofar.buf);
@@ -2341,6 +2992,8 @@ out:
       free(m->unit);
       free(m->known);
       free(m->fresh);
+      free(m->domain);
+      free(m->narrowed);
       free(m->decoded);
       free(m->bytes);
       free(m);

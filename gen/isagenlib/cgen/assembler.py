@@ -47,6 +47,7 @@ What nothing can invert is reported (`unsupported`), with its location, so
 `isagen lint --asm` can say which template cannot be assembled.
 """
 
+import copy
 import re
 from dataclasses import dataclass, field as dc_field
 
@@ -74,6 +75,8 @@ REAL_FORMATS = ("REPR", "G", "FIXED", "HALF_F", "HALF_G")
 REALS = {k: i for i, k in enumerate(REAL_FORMATS)}
 F32_BITS = 1 << 16  # REAL's c: expr a is the bits of a binary32 (ISA_ASM_F32_BITS)
 F64_BITS = 1 << 17  # ... of a binary64 (ISA_ASM_F64_BITS)
+SCALED = 1 << 18    # ... the value is integer expr kids[0] times constant kids[1] (ISA_ASM_SCALED)
+NEGATED = 1 << 19   # ... negated (ISA_ASM_NEGATED)
 MAX_PARAMS = 16  # ISA_ASM_MAX_PARAMS: an operand's parameters and loop variables
 SEARCH_BITS = 12  # asm.c's SEARCH_BITS: the most unknown bits a waiting equation is searched over
 
@@ -100,11 +103,14 @@ class Var:
     c_member: str       # member designator: "acc0_src0", "x[2]", "u.imm.dest", "has_varying", "dst[0].reg.File"
     width: int
     signed: bool
-    index: tuple = (-1, 1, 0)  # (slot, k, c): element k * P[slot] + c of a repeated item (c_member
-                               # names element 0); slot -1: none
-    stride: str = "0"   # C size of one element of that item
+    index: tuple = (-1, 1, 0, -1)  # (slot, k, c, e): element k * P[slot] + c of a repeated item, or
+                                   # element exprs[e] of an array field (c_member names element 0);
+                                   # slot and e -1: not an element
+    stride: str = "0"   # C size of one element of that item or array
     count: int = 0      # its most elements
     most: int = 0       # > 0: the largest value it may take (a repeated item's count: its max)
+    base: int = -1      # a field of the struct parameter in P[base] (a pointer), or -1: of the frame's struct
+    item: str = None    # a presence flag: its item's C member (known as it stands once the item is absent)
 
 
 @dataclass
@@ -117,6 +123,7 @@ class Expr:
     proposals: list      # per read: C text of its value from `want` (and `alt`), or None
     free: list           # per read: the bits its guess cannot know (Loss.free)
     separable: bool = False  # a concatenation: every read's guess needs `want` only
+    address: bool = False    # a struct argument: its address (node: the struct value)
 
 
 class Unsupported(Exception):
@@ -143,11 +150,17 @@ class AsmTables:
         self.root = None
         self.prefix = None
         self.struct_goals = {}       # id(struct): its display's goal (nested structs print the same way)
+        self.rebased = {}            # (id(let), access): the let's value read there (let_value)
+        self.reads_last = False      # a display reads $last
         self.overlays = []           # (C member path in the unit, Struct): overlay instances to merge
         self.place = -1              # the expression a label's number is (the prefix's), or -1: no labels
         self.listing_only = 0        # walking what only a listing prints ({if $listing}, a case when $listing)
         unit = self.spec.stream.unit if self.spec.stream is not None else None
         self.unit_type, self.unit_kind = unit, getattr(unit, "kind", None)
+        if unit is not None:
+            self.overlays = overlay_paths(unit)
+        self.chained = [c for c in (chained_field(d) for d in self.spec.stream.derives if reads_next(d.value))
+                        if c is not None] if unit is not None else []
         self.max_bytes = (most_bits(unit) + 7) // 8 if unit is not None else 0
         self.dump = isinstance(unit, Struct) and not any(d for _, d in display_chains(unit))
         try:
@@ -356,14 +369,43 @@ class AsmTables:
                     continue
                 off = f"offsetof({self.names.sname(t)}, u.{a.name})"
                 place = 1 if a.first else 2 if has_first else 0
-                branches.append([self.add(Goal("SCOPE", a=a.index, b=place, c=min_bytes(st), offset=off)), body, 0])
+                branches.append([self.add(Goal("SCOPE", a=a.index, b=place, c=min_bytes(st), offset=off)),
+                                 self.alt_whens(a, st), body, 0])
             if not branches:
                 raise self.fail(t, f"no alternative of {t.name} can be assembled")
             return self.alt(branches)
         if isinstance(t, (Struct, Sequence)):
-            self.overlays = overlay_paths(t)
             return self.seq([self.add(Goal("SCOPE", a=0, c=min_bytes(t))), self.struct_goal(t), 0])
         raise self.fail(t, f"the unit {t.name} is a {t.kind}: the assembler does not read those yet")
+
+    def alt_whens(self, a, st):
+        """A goal that holds when a field of alternative a's own struct
+        matches its <when>s (Midgard's texture tags 2, 3, 4 in a plain
+        field), or None when its whens have no such matches (fixed fields,
+        which the alternative's init sets, need none)."""
+        whens = []
+        for w in a.whens:
+            goals = []
+            for m in w:
+                f = next((x for x in getattr(st, "fields", ()) if x.name == m.field_path), None)
+                if f is None or len(f.pieces) != 1 or f.type.kind not in ("uint", "enum"):
+                    return None
+                lo, width = f.pieces[0]
+                full = (1 << width) - 1
+                if m.mask & ~(full << lo):
+                    return None
+                mask, value = (m.mask >> lo) & full, (m.value >> lo) & full
+                node = X.Path([f.name], 0)
+                node.ref = R.FieldValue(R.Access(R.SELF, (R.Member(f),)), f)
+                if mask == full:
+                    goals.append(self.add(Goal("EQ", a=self.expr(node, st, None), b=-1, c=value)))
+                else:
+                    test = X.Binary("==", X.Binary("&", node, X.Num(mask, 0), 0), X.Num(value, 0), 0)
+                    goals.append(self.add(Goal("CHECK", a=self.expr(test, st, None), b=1)))
+            if not goals:
+                return None
+            whens.append(goals)
+        return self.alt(whens) if whens else None
 
     def struct_goal(self, s):
         """The goal of struct (or sequence) s's display; an overlay
@@ -466,7 +508,9 @@ class AsmTables:
     def subst(self, p, scope, operand):
         g = self.subst_goal(p, scope, operand)
         goal = self.goals[g]
-        if goal.kind in ("NUM", "ENUM", "REAL"):
+        if goal.kind == "REAL" and goal.c & SCALED:
+            self.searchable(goal.kids[0], p.node)  # the integer, which the number gives
+        elif goal.kind in ("NUM", "ENUM", "REAL"):
             self.searchable(goal.a, p.node)
         if goal.kind == "NUM" and reads_context(p.node, "offset") and not self.listing_only:
             goal.c = 1  # a branch target derived from the unit's place: a label may stand for it
@@ -494,8 +538,8 @@ class AsmTables:
             if isinstance(ref, R.OperandCall):
                 return self.call(ref.operand, ref.args, scope, operand, node)
             if isinstance(ref, R.AggValue) and isinstance(ref.target, (Struct, Sequence)) and scope is not None:
-                path, (slot, k, c), stride, count = self.member_path(ref.access, node, scope)
-                if (k, c) != (1, 0):
+                path, (slot, k, c, at), stride, count = self.member_path(ref.access, node, scope)
+                if (k, c, at) != (1, 0, -1):
                     raise self.fail(node, "printing an element of a repeated item at other than a {for} variable")
                 body = self.struct_goal(ref.target)
                 return self.add(Goal("NEST", a=body, b=slot + 1, c_expr=f"(int64_t){stride}", length=count,
@@ -557,8 +601,19 @@ class AsmTables:
         if fmt == "r":
             return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["REPR"]))
         conv, spec = fmt[-1], fmt[:-1]
-        if conv == "f" and not spec and isinstance(node, X.Call) and node.fn == "half":
-            return self.add(Goal("REAL", a=self.expr(node.args[0], scope, operand), b=REALS["HALF_F"]))
+        scaled = self.scaled(node)
+        fixed = re.fullmatch(r"([1-9]\d?)?(?:\.(\d{1,2}))?", spec)
+        if scaled is not None and conv in "fg" and (fixed if conv == "f" else not spec):
+            # fixed point: an integer times a constant (Midgard's LOD bias, bias_int + bias/256)
+            whole, k, negated = scaled
+            width, prec = (int(fixed.group(1) or 0), int(fixed.group(2) or 6)) if conv == "f" else (0, 0)
+            return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["FIXED" if conv == "f" else "G"],
+                                 c=width << 8 | prec | SCALED | (NEGATED if negated else 0),
+                                 kids=[self.expr(whole, scope, operand), self.expr(k, scope, operand)]))
+        if conv in "fg" and not spec and isinstance(node, X.Call) and node.fn == "half":
+            # the half's bits: the matcher's guess is the half nearest the number
+            return self.add(Goal("REAL", a=self.expr(node.args[0], scope, operand),
+                                 b=REALS["HALF_F" if conv == "f" else "HALF_G"]))
         if conv == "f" and not spec and node.type != "float" and half:
             return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["HALF_F"]))
         if half and node.type != "float":
@@ -571,12 +626,40 @@ class AsmTables:
             return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["FIXED"], c=width << 8 | prec))
         raise self.fail(node, f"the format :{fmt} is not assembled yet")
 
+    def scaled(self, node):
+        """(integer expression, constant float, negated) when node is one
+        times the other, negated or not, under abs() or not; else None."""
+        negated = False
+        if isinstance(node, X.Call) and node.fn == "abs":
+            node = node.args[0]
+        elif isinstance(node, X.Unary) and node.op == "-":
+            node, negated = node.arg, True
+        while isinstance(node, X.Path) and isinstance(node.ref, R.LetValue) and node.ref.on is None and \
+                node.ref.let.value is not None:
+            node = node.ref.let.value
+        if not (isinstance(node, X.Binary) and node.op == "*"):
+            return None
+        for a, b in ((node.a, node.b), (node.b, node.a)):
+            if a.type == "int" and b.type == "float" and not self.reads_anything(b):
+                return a, b, negated
+        return None
+
+    def reads_anything(self, node):
+        """Whether node reads a field, parameter, loop variable or state."""
+        if isinstance(node, (X.Path, X.Var)):
+            ref = node.ref
+            if isinstance(ref, R.LetValue) and ref.let.value is not None:
+                return self.reads_anything(ref.let.value)
+            return not isinstance(ref, (R.FixedValue,))
+        if isinstance(node, X.Call) and node.fn in ("present", "count"):
+            return True
+        return any(self.reads_anything(k) for k in children(node))
+
     def call(self, o, args, scope, operand, where):
         if len(o.params) > MAX_PARAMS:
             raise self.fail(where, f"operand {o.name} has more than {MAX_PARAMS} parameters")
-        if o.param_types:
-            raise self.fail(where, f"operand {o.name} takes a struct parameter: not assembled yet")
-        arg_exprs = [self.expr(a, scope, operand) for a in args]
+        arg_exprs = [self.address(a, scope, operand) if p in o.param_types else self.expr(a, scope, operand)
+                     for p, a in zip(o.params, args)]
         callee_scope = o.owner
         if o.owner is not None and o.owner is not scope:
             raise self.fail(where, f"operand {o.name} is called from another struct")
@@ -606,8 +689,8 @@ class AsmTables:
     def assume(self, node, truth, scope, operand):
         """Goals that hold exactly when `node` has the truth value `truth`."""
         ref = getattr(node, "ref", None)
-        if isinstance(ref, R.LetValue) and ref.on is None and ref.let.value is not None:
-            return self.assume(ref.let.value, truth, scope, operand)
+        if isinstance(ref, R.LetValue) and ref.let.value is not None:
+            return self.assume(self.let_value(ref, node), truth, scope, operand)
         if isinstance(node, X.Unary) and node.op == "!":
             return self.assume(node.arg, not truth, scope, operand)
         if isinstance(node, X.Binary):
@@ -628,28 +711,39 @@ class AsmTables:
             self.enums.append(e)
         return self.enum_keys[id(e)]
 
-    def var_for(self, scope, f, member, index=(-1, 1, 0), stride="0", count=0, width=1, most=0):
+    def var_for(self, scope, f, member, index=(-1, 1, 0, -1), stride="0", count=0, width=1, most=0, base=-1,
+                item=None):
         """The variable of member `member` of scope (f: its field; None: an
         item's presence flag or count, `width` bits); of element P[slot]
         of a repeated item when index says so."""
-        key = (id(scope), member, index)
+        key = (id(scope), member, index, base)
         if key not in self.var_keys:
             width = sum(w for _, w in f.pieces) if f is not None else width
             self.var_keys[key] = len(self.vars)
             self.vars.append(Var(scope, f, member, width, f is not None and f.type.kind == "sint", index, stride, count,
-                                 most))
+                                 most, base, item))
         return self.var_keys[key]
 
-    def member_path(self, acc, node, scope):
-        """(C member designator, slot, stride) of an access of the scope's
-        own fields: members, items, constant elements, an overlay's views;
-        and an element of a repeated item indexed by a {for} variable (the
-        designator then names element 0; slot: the variable's place in
-        P[], stride: C size of an element), else slot -1."""
-        if acc.root != R.SELF:
-            raise self.fail(node, "a field of a struct parameter or of another unit")
-        path, slot, stride, count = "", -1, "0", 0
+    def member_path(self, acc, node, scope, frame_scope=None, operand=None):
+        """(C member designator, index, stride, count) of an access of the
+        scope's own fields: members, items, constant elements, an overlay's
+        views; an element of a repeated item indexed by a {for} variable
+        (the designator then names element 0; index: (the variable's place
+        in P[], k, c, -1), stride: C size of an element); or an element of
+        an array field at an index computed in the reading frame
+        (frame_scope, operand): index (-1, 1, 0, the index's expr)."""
+        if acc.root != R.SELF and acc.root.kind != "param":
+            raise self.fail(node, "a field of another unit")
+        path, slot, stride, count, at = "", -1, "0", 0, -1
         for s in acc.steps:
+            if isinstance(s, R.Element) and not s.constant:
+                if slot >= 0 or at >= 0:
+                    raise self.fail(node, "a field reached through two run-time indexes")
+                at = self.expr(s.index, frame_scope, operand)
+                count = s.count
+                stride = f"sizeof(((const {self.names.sname(scope)} *)0)->{path}[0])"
+                path += "[0]"
+                continue
             if isinstance(s, R.ItemElement):
                 count = s.item.max
                 if not 0 < (count or 0) < 65536:
@@ -672,7 +766,7 @@ class AsmTables:
                 path += ("." if path else "") + f"u.{s.variant.name}"
             else:
                 raise self.fail(node, "a field reached through a variant, an alternative or a run-time index")
-        return path, (slot, scale, add) if slot >= 0 else (-1, 1, 0), stride, count
+        return path, (slot, scale, add, -1) if slot >= 0 else (-1, 1, 0, at), stride, count
 
     def affine(self, node):
         """(slot of the {for} variable, k, c) of an index k * i + c, or None."""
@@ -706,23 +800,32 @@ class AsmTables:
                 acc = ref.access
                 if acc.root in (R.PREV, R.NEXT):
                     return
-                if scope is None:
+                base, target = -1, scope
+                if acc.root.kind == "param":
+                    if operand is None or acc.root.param not in operand.param_types:
+                        raise self.fail(node, "a field of a parameter that is not a struct")
+                    # a field of a struct parameter: at the address the parameter holds
+                    target = self.spec.type_named(operand.param_types[acc.root.param])
+                    base = operand.params.index(acc.root.param)
+                elif scope is None:
                     raise self.fail(node, "a field read outside a struct")
-                k = ("var", self.var_for(scope, ref.field, *self.member_path(acc, node, scope)))
+                path, index, stride, count = self.member_path(acc, node, target, scope, operand)
+                k = ("var", self.var_for(target, ref.field, path, index, stride, count, base=base))
             elif isinstance(ref, R.ParamValue):
                 k = ("param", operand.params.index(ref.name))
             elif isinstance(ref, R.LoopValue):
                 k = ("param", dict(self.loops)[ref.name])
             elif isinstance(ref, R.LetValue):
-                if ref.on is not None:
-                    raise self.fail(node, "a let of a nested struct")
-                self.reads_of(ref.let.value, scope, operand, out)
+                self.reads_of(self.let_value(ref, node), scope, operand, out)
                 return
             elif isinstance(ref, (R.FixedValue, R.OptionValue)):
                 return
             elif isinstance(ref, R.ContextValue):
                 # known while a unit is matched: its place; not its size,
                 # whether it is the last, or the program's size
+                if ref.name == "last":
+                    self.reads_last = True  # asm.c reads a unit both ways when it may be the last
+                    return
                 if ref.name not in ("offset", "index", "listing"):
                     raise self.fail(node, f"${ref.name} is not assembled yet (known only once the program is)")
                 return
@@ -746,13 +849,55 @@ class AsmTables:
                 raise self.fail(node, "present() of a repeated item is not assembled yet")
             if ref.count and not 0 < (it.max or 0) < 65536:
                 raise self.fail(node, f"count() of an item whose max is not 1..65535")
-            k = ("var", self.var_for(scope, None, count_member(it) if ref.count else has_member(it),
-                                     width=it.max.bit_length() if ref.count else 1, most=it.max if ref.count else 0))
+            if ref.count:
+                k = ("var", self.var_for(scope, None, count_member(it), width=it.max.bit_length(), most=it.max))
+            else:
+                k = ("var", self.var_for(scope, None, has_member(it), item=it.name))
             if k not in out:
                 out.append(k)
             return
         for kid in children(node):
             self.reads_of(kid, scope, operand, out)
+
+    def let_value(self, ref, node):
+        """The value of let `ref`: its expression, or, for a let of a nested
+        struct or a struct parameter (`w.is_noop`), its expression with the
+        fields it reads taken there, as if written `w.op == 3 && ...`
+        (kept: expressions are known by their nodes' ids)."""
+        if ref.on is None:
+            return ref.let.value
+        key = (id(ref.let), ref.on)
+        if key not in self.rebased:
+            self.rebased[key] = self.rebase(ref.let.value, ref.on, node)
+        return self.rebased[key]
+
+    def rebase(self, node, on, where):
+        """A copy of expression node with the fields of its own struct read
+        through access `on` instead."""
+        node = copy.copy(node)
+        ref = getattr(node, "ref", None)
+        if isinstance(ref, R.FieldValue) and ref.access.root == R.SELF:
+            if any(isinstance(s, (R.Element, R.ItemElement)) and not getattr(s, "constant", False)
+                   for s in ref.access.steps):
+                raise self.fail(where, "a let of a nested struct that indexes at run time")
+            node.ref = R.FieldValue(R.Access(on.root, on.steps + ref.access.steps), ref.field, ref.prop, ref.type)
+        elif isinstance(ref, R.LetValue):
+            inner = on if ref.on is None else \
+                R.Access(on.root, on.steps + ref.on.steps) if ref.on.root == R.SELF else ref.on
+            node.ref = R.LetValue(ref.let, inner)
+        elif isinstance(ref, (R.ItemPresent, R.AltPresent, R.AggValue, R.OperandCall)):
+            raise self.fail(where, "a let of a nested struct that reads its items or alternatives")
+        if isinstance(node, X.Unary):
+            node.arg = self.rebase(node.arg, on, where)
+        elif isinstance(node, X.Binary):
+            node.a, node.b = self.rebase(node.a, on, where), self.rebase(node.b, on, where)
+        elif isinstance(node, X.Cond):
+            node.c, node.a, node.b = (self.rebase(k, on, where) for k in (node.c, node.a, node.b))
+        elif isinstance(node, X.Call):
+            node.args = [self.rebase(k, on, where) for k in node.args]
+        elif isinstance(node, X.Var) and node.index is not None:
+            node.index = self.rebase(node.index, on, where)
+        return node
 
     def expr(self, node, scope, operand):
         key = (id(node), id(scope), id(operand), self.loops)
@@ -766,12 +911,19 @@ class AsmTables:
         if parts is not None and len(parts) == len(reads) > 1:
             # fields side by side (a | b << 32): each read's bits of the value, all at once
             proposals = [None] * len(reads)
+            top = max(shift + width for _, shift, width in parts)
             for read, shift, width in parts:
-                proposals[reads.index(read)] = E.Call("isa_x_bits", [E.Atom("want"), E.Atom(str(shift)),
-                                                                     E.Atom(str(width))])
-            self.expr_keys[key] = len(self.exprs)
-            self.exprs.append(Expr(scope, operand, self.loops, node, reads, proposals, [0] * len(reads), True))
-            return self.expr_keys[key]
+                bits = E.Call("isa_x_bits", [E.Atom("want"), E.Atom(str(shift)), E.Atom(str(width))])
+                if self.vars[read[1]].signed:
+                    if shift + width != top:
+                        break  # a signed field below another: its sign is not the value's
+                    bits = E.Call("isa_x_sext", [bits, E.Atom(str(width))])
+                proposals[reads.index(read)] = bits
+            else:
+                self.expr_keys[key] = len(self.exprs)
+                self.exprs.append(Expr(scope, operand, self.loops, node, reads, proposals, [0] * len(reads), True))
+                return self.expr_keys[key]
+            proposals = []
         for r in reads:
             loss = Loss()
             try:
@@ -786,6 +938,8 @@ class AsmTables:
     def concatenation(self, node, scope, operand):
         """[(read, shift, width)] when node is unsigned fields side by side,
         `a | b << k | ...` with their bits disjoint, else None."""
+        if isinstance(node, X.Path) and isinstance(node.ref, R.LetValue) and node.ref.let.value is not None:
+            return self.concatenation(self.let_value(node.ref, node), scope, operand)
         if isinstance(node, X.Binary) and node.op == "|":
             a, b = self.concatenation(node.a, scope, operand), self.concatenation(node.b, scope, operand)
             if a is None or b is None:
@@ -801,17 +955,42 @@ class AsmTables:
                 return None
             node = node.a
         f = R.field_of(getattr(node, "ref", None)) if isinstance(node, X.Path) else None
-        if f is None or f.type.kind not in ("uint", "bool") or shift + f.width > 64:
+        if f is None or f.type.kind not in ("uint", "bool", "enum", "sint") or shift + f.width > 64:
             return None
         reads = []
         self.reads_of(node, scope, operand, reads)
         return [(reads[0], shift, f.width)] if len(reads) == 1 else None
+
+    def address(self, node, scope, operand):
+        """An expression whose value is the address of the struct `node`
+        names (a struct parameter's argument: the callee reads its fields
+        there)."""
+        key = ("address", id(node), id(scope), id(operand), self.loops)
+        if key not in self.expr_keys:
+            ref = node.ref
+            if not isinstance(ref, R.AggValue):
+                raise self.fail(node, "a struct argument that is not a struct field, item or parameter")
+            reads = []
+            acc = ref.access
+            if acc.root.kind == "param":
+                reads.append(("param", operand.params.index(acc.root.param)))
+            elif acc.root != R.SELF:
+                raise self.fail(node, "a struct argument of another unit")
+            for s in acc.steps:
+                if isinstance(s, (R.ItemElement, R.Element)) and not getattr(s, "constant", False):
+                    self.reads_of(s.index, scope, operand, reads)
+            self.expr_keys[key] = len(self.exprs)
+            self.exprs.append(Expr(scope, operand, self.loops, node, reads, [None] * len(reads), [0] * len(reads),
+                                   False, True))
+        return self.expr_keys[key]
 
     # ---- C text for the template
 
     def expr_c(self, e):
         """The lines of `return VALUE;` of expression e's value function."""
         env = Env(self.names, "v", True, None, False)
+        if e.address:
+            return [f"return (int64_t)(intptr_t){E.agg_address(e.node.ref, env)};"]
         return expr_lines(E.compile(e.node, env), "return ", ";")
 
     @staticmethod
@@ -819,13 +998,30 @@ class AsmTables:
         """The lines of `case READ: return GUESS;` of a guess."""
         return expr_lines(tree, f"case {read}: return ", ";")
 
+    @staticmethod
+    def identity(e):
+        """Whether expression e is its one variable's value, a field as it
+        is (asm.c refines a guess through an equation `F == f(F)`)."""
+        node = e.node
+        return len(e.reads) == 1 and e.reads[0][0] == "var" and isinstance(node, X.Path) and \
+            isinstance(node.ref, R.FieldValue) and node.ref.prop is None
+
     def scope_type(self, e):
         return self.names.sname(e.scope) if e.scope is not None else None
 
-    def param_names(self, e):
-        """C locals of P[]: the operand's parameters, then the loop variables."""
-        params = [Names.param(p) for p in e.operand.params] if e.operand is not None else []
-        return params + [Names.loop_var(name) for name, _ in e.loops]
+    def param_decls(self, e):
+        """C declarations of the locals of P[]: the operand's parameters (a
+        struct parameter: the pointer P[] holds), then the loop variables."""
+        out = []
+        for i, p in enumerate(e.operand.params if e.operand is not None else ()):
+            if p in e.operand.param_types:
+                t = self.names.sname(self.spec.type_named(e.operand.param_types[p]))
+                out.append((Names.param(p), f"const {t} *{Names.param(p)} = (const {t} *)(intptr_t)P[{i}];"))
+            else:
+                out.append((Names.param(p), f"const int64_t {Names.param(p)} = P[{i}];"))
+        k = len(out)
+        return out + [(Names.loop_var(name), f"const int64_t {Names.loop_var(name)} = P[{k + i}];")
+                      for i, (name, _) in enumerate(e.loops)]
 
 
 def min_bytes(s):
@@ -857,17 +1053,54 @@ def most_bits(t):
     return max_bits(t)
 
 
-def overlay_paths(t, path="", seen=()):
-    """The overlay structs in unit type t, as (C member path, Struct): what
-    the matcher merges before it encodes (their views share bits)."""
+def overlay_paths(t, path="", seen=(), alt=0):
+    """The overlay structs in unit type t, as (C member path, Struct, alt):
+    what the matcher merges before it encodes (their views share bits);
+    alt > 0: only when the unit is the choice's alternative alt."""
     if isinstance(t, Struct) and t.overlay:
-        return [(path, t)]
+        return [(path, t, alt)]
     out = []
+    if isinstance(t, Choice) and not path:
+        for a in t.alts:
+            out += overlay_paths(a.type.target, f"u.{a.name}", seen, a.index)
     if isinstance(t, Sequence) and id(t) not in seen:
         for it in t.items:
             if it.count is None and isinstance(it.type.target, (Struct, Sequence)):
-                out += overlay_paths(it.type.target, (path + "." if path else "") + it.name, seen + (id(t),))
+                out += overlay_paths(it.type.target, (path + "." if path else "") + it.name, seen + (id(t),), alt)
     return out
+
+
+def reads_next(node):
+    """Whether node reads the next unit ($next.x)."""
+    ref = getattr(node, "ref", None)
+    if isinstance(ref, R.LetValue):
+        if ref.on is not None and ref.on.root == R.NEXT:
+            return True
+        return ref.let.value is not None and reads_next(ref.let.value)
+    if isinstance(ref, (R.FieldValue, R.AggValue)) and ref.access.root == R.NEXT:
+        return True
+    return any(reads_next(k) for k in children(node))
+
+
+def chained_field(d):
+    """(alternative index or 0, C member path in the unit, Field) of the
+    field <derive> d sets, when it is a scalar reached through members,
+    items and one alternative; else None."""
+    ref = getattr(d.target, "ref", None)
+    if not isinstance(ref, R.FieldValue) or ref.access.root != R.SELF or ref.field.count > 1:
+        return None
+    alt, path = 0, []
+    for s in ref.access.steps:
+        if isinstance(s, R.AltOf) and not path:
+            alt = s.alt.index
+            path.append(f"u.{s.alt.name}")
+        elif isinstance(s, R.ItemOf) and s.item.count is None:
+            path.append(s.item.name)
+        elif isinstance(s, R.Member):
+            path.append(s.field.name)
+        else:
+            return None
+    return (alt, ".".join(path), ref.field) if len(ref.field.pieces) == 1 else None
 
 
 def reads_context(node, name):
@@ -929,7 +1162,7 @@ def propose(node, read, tables, scope, operand, want, env, loss):
     again = lambda n, w: propose(n, read, tables, scope, operand, w, env, loss)  # noqa: E731
     if isinstance(node, (X.Path, X.Var)):
         if isinstance(ref, R.LetValue):
-            return again(ref.let.value, want)
+            return again(tables.let_value(ref, node), want)
         if isinstance(ref, R.FieldValue) and ref.prop is None or isinstance(ref, (R.ParamValue, R.LoopValue)):
             out = []
             tables.reads_of(node, scope, operand, out)

@@ -63,7 +63,9 @@ enum isa_asm_goal_kind {
                      * as many times as the text has it when the bound is unknown */
    ISA_ASM_REAL,    /* a floating-point number: expr a printed as b (enum isa_asm_real) says gives
                      * its very text; c: FIXED's width << 8 | precision, | ISA_ASM_F32_BITS
-                     * (ISA_ASM_F64_BITS) when expr a is the bits of a binary32 (binary64) */
+                     * (ISA_ASM_F64_BITS) when expr a is the bits of a binary32 (binary64), |
+                     * ISA_ASM_SCALED when it is integer expr kids[0] times constant expr kids[1]
+                     * (| ISA_ASM_NEGATED: negated; else perhaps under abs()) */
    ISA_ASM_UNDEF,   /* an undefined operand case: a unit read through one is taken only when no
                      * defined reading prints the text */
    ISA_ASM_ITEM,    /* a {list} item with a condition: kids[0] (the condition holds), the list's
@@ -76,6 +78,8 @@ enum isa_asm_goal_kind {
 enum isa_asm_real { ISA_ASM_REPR, ISA_ASM_G, ISA_ASM_FIXED, ISA_ASM_HALF_F, ISA_ASM_HALF_G };
 #define ISA_ASM_F32_BITS (1 << 16)
 #define ISA_ASM_F64_BITS (1 << 17)
+#define ISA_ASM_SCALED (1 << 18)
+#define ISA_ASM_NEGATED (1 << 19)
 
 enum isa_asm_num { ISA_ASM_DEC, ISA_ASM_UDEC, ISA_ASM_HEX, ISA_ASM_HEX_0X, ISA_ASM_OCT, ISA_ASM_BIN, ISA_ASM_BIN_0B };
 
@@ -92,9 +96,10 @@ struct isa_asm_goal {
    uint32_t head;  /* with lead: the LIT goal it starts with (what an error says was expected) */
 };
 
-/* A field a display reads: a scalar member of the struct it is about
- * (with slot > 0: of element scale * params[slot - 1] + add of a repeated
- * item, `offset` being element 0's, and elements `stride` bytes apart). */
+/* A field a display reads: a scalar member of the struct it is about, or
+ * of the struct an operand's struct parameter points at (base) (with slot
+ * > 0: of element scale * params[slot - 1] + add of a repeated item,
+ * `offset` being element 0's, and elements `stride` bytes apart). */
 struct isa_asm_var {
    size_t offset; /* of the C member in that struct */
    uint8_t c_size;
@@ -105,6 +110,11 @@ struct isa_asm_var {
    uint16_t count; /* with slot: the item's most elements */
    uint32_t stride;
    uint16_t most;  /* > 0: the largest value it may take (a repeated item's count: its max) */
+   uint8_t base; /* > 0: a field of the struct whose address params[base - 1] holds (an operand's
+                  * struct parameter), not of the frame's struct */
+   int32_t index; /* > 0: element exprs[index - 1] (computed in the reading frame; past count it
+                   * reads 0) of an array field, `offset` being element 0's, `stride` bytes apart */
+   uint32_t item_offset, item_size; /* an item's presence flag: the item's bytes in the struct */
 };
 
 /* An expression of a template: its value (eval, or eval_real for a
@@ -126,6 +136,7 @@ struct isa_asm_expr {
    uint32_t proposes;
    uint8_t separable; /* fields side by side: every read's guess needs `want` only, so all are
                        * guessed at once however many are unknown */
+   uint8_t identity;  /* the value of its one variable, a field as it is */
 };
 
 /* The names of an enum the text may give, longest first. */
@@ -142,6 +153,12 @@ struct isa_asm_enum {
 };
 
 #define ISA_ASM_MAX_PARAMS 16
+
+struct isa_asm_chained {
+   uint32_t alt;
+   size_t offset;
+   uint8_t c_size, width, is_signed;
+};
 
 struct isa_asm {
    const struct isa_asm_goal *goals;
@@ -170,6 +187,13 @@ struct isa_asm {
    /* the listing prefix's number of a unit's place (an expr of $offset
     * alone): what a label stands for; -1 when the text has no labels */
    int32_t place;
+   uint8_t reads_last; /* a display reads $last: a unit the text ends with is read as the last */
+   /* the fields the program encoder derives from the next unit (<derive>s
+    * reading $next, Midgard's next tag), of alternative alt (0: the unit is
+    * a struct) at `offset` in the unit: the <state>s the next unit is read
+    * with come from them */
+   const struct isa_asm_chained *chained;
+   uint32_t n_chained;
 };
 
 #ifdef __cplusplus
