@@ -733,7 +733,13 @@ static int try_con(struct matcher *m, struct con *c)
          double q = k != 0 ? nearbyint(d / k) : 0;
          if (!(q > -9.0e18 && q < 9.0e18))
             return FAIL;
+         unsigned mark = m->n_trail;
          int r = solve(m, &c->b, (int64_t)q);
+         if (r == FAIL && (c->arg & ISA_ASM_ABS) && q != 0) {
+            /* under abs(): the negative one (-32768 fits where 32768 does not) */
+            undo(m, mark);
+            r = solve(m, &c->b, (int64_t)-q);
+         }
          if (r != DONE)
             return r;
          n = unknowns(m, &c->a, &w);
@@ -1518,7 +1524,8 @@ static int same_text(const char *p, size_t pn, const char *s, size_t sn, const s
       breaks = p[k] == '\n' && q < pn && p[q] == '\n';
    }
    for (;;) {
-      /* empty lines, printed and in the text, in this run of blanks */
+      /* empty lines in this run of blanks: printed, and in the text the
+       * most in a row (comment lines end a row) */
       unsigned printed_empty = 0, empty = 0;
       int bare = i == 0; /* (a line break first ends an empty line) */
       while (i < pn && isspace((unsigned char)p[i])) {
@@ -1529,16 +1536,21 @@ static int same_text(const char *p, size_t pn, const char *s, size_t sn, const s
          i++;
       }
       bare = j == 0 && s == m->text;
+      int commented = 0, first = bare; /* the run the text starts with */
+      unsigned run = 0;
       for (;;) {
          while (j < sn && isspace((unsigned char)s[j])) {
             if (s[j] == '\n') {
-               empty += bare;
+               run += bare;
+               empty = run > empty ? run : empty;
                bare = 1;
             }
             j++;
          }
          if (j < sn && (s[j] == '#' || s[j] == ';') && !(i < pn && p[i] == s[j])) {
             bare = 0;
+            run = 0;
+            commented = 1;
             while (j < sn && s[j] != '\n')
                j++;
             continue;
@@ -1548,8 +1560,11 @@ static int same_text(const char *p, size_t pn, const char *s, size_t sn, const s
       /* where units print empty lines (Midgard's bundle ends; a bundle with
        * no instructions prints one alone), the text's are the printed ones,
        * unless the text ends there */
-      if (breaks && empty != printed_empty && ((i < pn && j < sn) ||
-                                                (i == pn && j == sn && !rest_is_blank(m, (size_t)(s + sn - m->text)))))
+      /* (beside comment lines, empty lines are layout: any there are a
+       * break, and none an empty unit; before the first unit, nothing) */
+      int differ = commented ? !first && !printed_empty != !empty : empty != printed_empty;
+      if (breaks && differ && ((i < pn && j < sn) ||
+                               (i == pn && j == sn && !rest_is_blank(m, (size_t)(s + sn - m->text)))))
          return 0;
       if (span < m->n_spans && s + j == m->text + m->span_at[span]) {
          j += m->span_len[span++];

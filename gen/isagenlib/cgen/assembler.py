@@ -77,6 +77,7 @@ F32_BITS = 1 << 16  # REAL's c: expr a is the bits of a binary32 (ISA_ASM_F32_BI
 F64_BITS = 1 << 17  # ... of a binary64 (ISA_ASM_F64_BITS)
 SCALED = 1 << 18    # ... the value is integer expr kids[0] times constant kids[1] (ISA_ASM_SCALED)
 NEGATED = 1 << 19   # ... negated (ISA_ASM_NEGATED)
+ABS = 1 << 20       # ... under abs(): either sign (ISA_ASM_ABS)
 MAX_PARAMS = 16  # ISA_ASM_MAX_PARAMS: an operand's parameters and loop variables
 SEARCH_BITS = 12  # asm.c's SEARCH_BITS: the most unknown bits a waiting equation is searched over
 
@@ -605,10 +606,10 @@ class AsmTables:
         fixed = re.fullmatch(r"([1-9]\d?)?(?:\.(\d{1,2}))?", spec)
         if scaled is not None and conv in "fg" and (fixed if conv == "f" else not spec):
             # fixed point: an integer times a constant (Midgard's LOD bias, bias_int + bias/256)
-            whole, k, negated = scaled
+            whole, k, sign = scaled
             width, prec = (int(fixed.group(1) or 0), int(fixed.group(2) or 6)) if conv == "f" else (0, 0)
             return self.add(Goal("REAL", a=self.expr(node, scope, operand), b=REALS["FIXED" if conv == "f" else "G"],
-                                 c=width << 8 | prec | SCALED | (NEGATED if negated else 0),
+                                 c=width << 8 | prec | SCALED | sign,
                                  kids=[self.expr(whole, scope, operand), self.expr(k, scope, operand)]))
         if conv in "fg" and not spec and isinstance(node, X.Call) and node.fn == "half":
             # the half's bits: the matcher's guess is the half nearest the number
@@ -627,13 +628,14 @@ class AsmTables:
         raise self.fail(node, f"the format :{fmt} is not assembled yet")
 
     def scaled(self, node):
-        """(integer expression, constant float, negated) when node is one
-        times the other, negated or not, under abs() or not; else None."""
-        negated = False
+        """(integer expression, constant float, sign flags: NEGATED, ABS)
+        when node is one times the other, negated or under abs() or not;
+        else None."""
+        sign = 0
         if isinstance(node, X.Call) and node.fn == "abs":
-            node = node.args[0]
+            node, sign = node.args[0], ABS
         elif isinstance(node, X.Unary) and node.op == "-":
-            node, negated = node.arg, True
+            node, sign = node.arg, NEGATED
         while isinstance(node, X.Path) and isinstance(node.ref, R.LetValue) and node.ref.on is None and \
                 node.ref.let.value is not None:
             node = node.ref.let.value
@@ -641,7 +643,7 @@ class AsmTables:
             return None
         for a, b in ((node.a, node.b), (node.b, node.a)):
             if a.type == "int" and b.type == "float" and not self.reads_anything(b):
-                return a, b, negated
+                return a, b, sign
         return None
 
     def reads_anything(self, node):

@@ -65,7 +65,7 @@ enum isa_asm_goal_kind {
                      * its very text; c: FIXED's width << 8 | precision, | ISA_ASM_F32_BITS
                      * (ISA_ASM_F64_BITS) when expr a is the bits of a binary32 (binary64), |
                      * ISA_ASM_SCALED when it is integer expr kids[0] times constant expr kids[1]
-                     * (| ISA_ASM_NEGATED: negated; else perhaps under abs()) */
+                     * (| ISA_ASM_NEGATED: negated; | ISA_ASM_ABS: under abs()) */
    ISA_ASM_UNDEF,   /* an undefined operand case: a unit read through one is taken only when no
                      * defined reading prints the text */
    ISA_ASM_ITEM,    /* a {list} item with a condition: kids[0] (the condition holds), the list's
@@ -80,6 +80,7 @@ enum isa_asm_real { ISA_ASM_REPR, ISA_ASM_G, ISA_ASM_FIXED, ISA_ASM_HALF_F, ISA_
 #define ISA_ASM_F64_BITS (1 << 17)
 #define ISA_ASM_SCALED (1 << 18)
 #define ISA_ASM_NEGATED (1 << 19)
+#define ISA_ASM_ABS (1 << 20)
 
 enum isa_asm_num { ISA_ASM_DEC, ISA_ASM_UDEC, ISA_ASM_HEX, ISA_ASM_HEX_0X, ISA_ASM_OCT, ISA_ASM_BIN, ISA_ASM_BIN_0B };
 
