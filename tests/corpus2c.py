@@ -36,6 +36,7 @@ def entries_c(path, out):
     entries = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
     config = corpora.config(path)
     fixed = {q for q, c in config.get("quirks", {}).items() if c["choice"] == "fix"}
+    gaps = corpora.asm_gaps(path)
     for i, e in enumerate(entries):
         fields = e.get("fields") or {}
         if isinstance(fields, dict) and fields:
@@ -83,7 +84,7 @@ def entries_c(path, out):
                 tokens += [str(f["U"]) if mnem.startswith("texture_") else "-"] * line.count(", None")
             none_u = c_str(",".join(tokens))
         out.append(f"   {{{c_str(eid)}, {c_str(e['hex'])}, {fp}, {n}, {c_str(e.get('type', ''))}, {text}, {fl}, "
-                   f"{rem}, {as_alt}, {decodes_as}, {none_u}, {options}}},")
+                   f"{rem}, {as_alt}, {decodes_as}, {none_u}, {options}, {c_str(gaps[i + 1]) if i + 1 in gaps else '0'}}},")
     out.append("};")
     out.append(f"const unsigned {name}_count = {len(entries)};")
     return len(entries)

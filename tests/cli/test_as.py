@@ -535,16 +535,80 @@ class Tgsi(Scratch):
         self.assertEqual(error_lines(err)[0][1:3], (2, 1))
 
 
-class Usage(Scratch):
-    def test_a_spec_without_an_assembler(self):
-        path = self.write("t.s", "VERT\n")
-        for spec in ("midgard",):
-            for args in ((path,), ("--batch", "-")):
-                with self.subTest(spec=spec, args=args):
-                    code, out, err = run("as", "--isa", spec, *args, stdin=b'"VERT"\n')
-                    self.assertEqual((code, out), (1, b""))
-                    self.assertEqual(err, f"isa: spec {spec} has no assembler yet (see docs/cli.md)\n")
+class Midgard(Scratch):
+    def vector(self, name):
+        return next(e for e in corpus("midgard") if (e.get("note") or "").startswith(f"Fact sheet midgard.md Appendix A, vector {name}:"))
 
+    def test_fact_sheet_vectors_assemble_to_their_bytes(self):
+        # D1 (an ALU bundle with constants, then a writeout) and the texture
+        # vectors: hand-encoded from the fact sheet's tables, not by isagen;
+        # their text shows every bit, the next tags and sizes come from the
+        # program encoder, and the texture LOD bias is read as fixed point
+        for name in ("D1", "H1", "H2", "H3", "H6"):
+            e = self.vector(name)
+            with self.subTest(vector=name):
+                code, out, err = run("as", "--isa", "midgard", "--gpu", e["gpu"], "--hex", "-", stdin=(e["text"] + "\n").encode())
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual(out.decode(), e["hex"] + "\n")
+
+    def test_next_tags_chain_through_a_forward_branch(self):
+        # "break" after a bundle that branched forward: its next tag says
+        # BREAK, and the printer goes on; each other bundle's next tag is
+        # the next bundle's tag, which the assembler reads the next bundle
+        # with (the states of Mesa's printer come from it)
+        entry = next(e for e in corpus("midgard") if e["text"].startswith("FADD.f32 R0.clamp_0_1, U0.zzzz.neg, <1.3, 0.2"))
+        self.assertIn("\nbreak\n", entry["text"])
+        code, out, err = run("as", "--isa", "midgard", "--gpu", entry["gpu"], "--hex", "-", stdin=(entry["text"] + "\n").encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(dis("midgard", out.decode().strip(), "--gpu", entry["gpu"]).rstrip("\n"), entry["text"])
+
+    def test_an_empty_line_is_a_bundle_break(self):
+        two = "FMUL.f32 R0, R0, R1.xxxx\n\nFRCP.f32 R0.w, R0.w, #0\n"
+        one = "FMUL.f32 R0, R0, R1.xxxx\nFRCP.f32 R0.w, R0.w, #0\n"
+        # the first bundle's tag: ALU of one quadword (then another
+        # bundle), or of two (both units in it)
+        for text, tag in ((two, 0x8), (one, 0x9)):
+            with self.subTest(text=text):
+                code, out, err = run("as", "--isa", "midgard", "-", stdin=text.encode())
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual((len(out), out[0] & 15), (32, tag))
+                self.assertEqual(dis("midgard", out.hex()).rstrip("\n"), text.rstrip("\n"))
+
+    def test_empty_lines_beside_comments_are_layout(self):
+        # a header comment with an empty line after it; a comment line
+        # between two bundles with empty lines around it; a comment line
+        # inside a bundle
+        cases = [("# header\n\nFRCP.f32 R0.w, R0.w, #0\n", "FRCP.f32 R0.w, R0.w, #0"),
+                 ("FRCP.f32 R0.w, R0.w, #0\n\n# next bundle\n\nFMUL.f32 R0.xyz, R0.xyz, R0.www\n",
+                  "FRCP.f32 R0.w, R0.w, #0\n\nFMUL.f32 R0.xyz, R0.xyz, R0.www"),
+                 ("FRCP.f32 R0.w, R0.w, #0\n# same bundle\nFMUL.f32 R0.xyz, R0.xyz, R0.www\n",
+                  "FRCP.f32 R0.w, R0.w, #0\nFMUL.f32 R0.xyz, R0.xyz, R0.www")]
+        for text, printed in cases:
+            with self.subTest(text=text):
+                code, out, err = run("as", "--isa", "midgard", "-", stdin=text.encode())
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual(dis("midgard", out.hex()).rstrip("\n"), printed)
+
+    def test_a_lod_under_abs_takes_the_sign_that_fits(self):
+        # "lod = 128" is -32768/256: +32768 does not fit bias_int:bias
+        hexstr = "12a90ac3603de402b045008005000000"
+        text = dis("midgard", hexstr, "--gpu", "t720")
+        self.assertIn("lod = 128.000000", text)
+        code, out, err = run("as", "--isa", "midgard", "--gpu", "t720", "--hex", "-", stdin=text.encode())
+        self.assertEqual((code, err, out.decode()), (0, "", hexstr + "\n"))
+
+    def test_text_the_program_encoder_cannot_write_is_an_error(self):
+        # the last bundle always says BREAK: a listing that shows another
+        # next tag at the end (Mesa's comment) has no program that prints it
+        text = "FMOV.f32 R0, TMP0.xxxx, R0\n\n/* XXX: shader ended with tag alu/4 */\n"
+        code, out, err = run("as", "--isa", "midgard", "-", stdin=text.encode())
+        self.assertEqual((code, out), (1, b""))
+        found = error_lines(err)
+        self.assertEqual(len(found), 1, err)
+        self.assertIn("the program as encoded prints otherwise from here", found[0][3])
+
+
+class Usage(Scratch):
     def test_a_missing_input_file_exits_1(self):
         missing = os.path.join(self.dir, "missing.s")
         code, out, err = run("as", "--isa", "lima-gp", missing)

@@ -27,6 +27,7 @@ struct corpus_entry {
    const char *decodes_as; /* ...which these bytes otherwise decode as */
    const char *none_u;     /* CORPUS_NONE_OPERAND, per None operand: a texture's U, or "-" ("11,-") */
    const char *options;    /* spec options the entry needs, "gpu=t760", or NULL */
+   const char *asm_gap;    /* why the assembler does not read its text back yet (NAME.asm-gaps.json), or NULL */
 };
 
 /* A difference from the reference text the tests accept, for the records
