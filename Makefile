@@ -80,7 +80,7 @@ CLI_SRC := $(wildcard runtime/cli/*.c)
 LIB_OBJ := $(RT_SRC:runtime/src/%.c=$(OUT)/obj/rt/%.o) $(GEN_C:$(OUT)/gen/%.c=$(OUT)/obj/gen/%.o)
 CLI_OBJ := $(CLI_SRC:runtime/cli/%.c=$(OUT)/obj/cli/%.o)
 
-.PHONY: all deps lib cli headers install uninstall docs docs-screenshots spec-review check test-gen test-c test-cli test-new-spec test-install test-speclib test-embedding test-valgrind test-asan test-cxx test-spec-fuzz test-io-fuzz spec-fuzz bench fuzz clean
+.PHONY: all deps lib cli headers install uninstall docs docs-screenshots spec-review check test-gen test-c test-cli test-new-spec test-install test-speclib test-embedding test-valgrind test-asan test-cxx test-spec-fuzz test-io-fuzz check-asm-gaps spec-fuzz bench fuzz clean
 .DELETE_ON_ERROR:
 
 all: deps lib cli headers
