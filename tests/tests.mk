@@ -130,7 +130,8 @@ check-asm-gaps: $(OUT)/tests/unit-tests
 	ISAGEN_CORPUS_DIR=tests/corpus ISAGEN_ASM_GAPS=1 $(OUT)/tests/unit-tests --filter 'asm/every*'
 
 test-asan: $(OUT)/asan/unit-tests $(OUT)/asan/bin/isa
-	ASAN_OPTIONS=detect_leaks=1 ISAGEN_CORPUS_DIR=tests/corpus ISAGEN_ASM_EVERY=8 $(OUT)/asan/unit-tests --jobs $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) ISAGEN_CORPUS_DIR=tests/corpus \
+	  ISAGEN_ASM_EVERY=8 $(OUT)/asan/unit-tests --jobs $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 ISA=$(OUT)/asan/bin/isa $(PYTHON) -m unittest discover -s tests/cli -t .
 
 # make install into a scratch DESTDIR; a program outside the tree built with
