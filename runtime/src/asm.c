@@ -2003,6 +2003,21 @@ static int refined(struct matcher *m, const struct side *s, unsigned which, int6
    return 0;
 }
 
+/* The fields of u were just given values (a search's): settle, probe what
+ * waits on them, and close the rest.  1: a solution (kept); 0: none, and
+ * no other value of theirs can give one, since nothing left waiting reads
+ * them (this keeps independent searches from multiplying); -1: none with
+ * these values.  The caller restores the matcher unless 1. */
+static int close_with(struct matcher *m, const struct unknown_set *u)
+{
+   if (!settle(m) || !probe_waiting(m, u))
+      return -1;
+   int apart = !waiting_reads(m, u);
+   if (close_from(m))
+      return 1;
+   return apart ? 0 : -1;
+}
+
 /* The waiting equations: first those whose guess drops bits, with each
  * value of those bits; then each other one with its unknown fields as they
  * stand (their XML defaults), else with every value they can take when
@@ -2087,19 +2102,12 @@ static int close_from(struct matcher *m)
    int ok = 1;
    for (unsigned j = 0; ok && j < n; j++)
       ok = assign(m, vars[j], frames[j], as_is[j]);
-   if (ok && settle(m) && probe_waiting(m, &best)) {
-      /* what is left waiting does not read these fields: no other value
-       * of theirs can help it (this keeps independent searches from
-       * multiplying) */
-      int apart = !waiting_reads(m, &best);
-      if (close_from(m))
-         return 1;
-      if (apart) {
-         restore(m, &s);
-         return 0;
-      }
-   }
+   int r = ok ? close_with(m, &best) : -1;
+   if (r == 1)
+      return 1;
    restore(m, &s);
+   if (r == 0)
+      return 0;
    if (bits > SEARCH_BITS || m->overflow)
       return 0;
    for (uint64_t x = 0; x < ((uint64_t)1 << bits); x++) {
@@ -2109,16 +2117,12 @@ static int close_from(struct matcher *m)
          restore(m, &s);
          continue;
       }
-      if (ok && settle(m) && probe_waiting(m, &best)) {
-         int apart = !waiting_reads(m, &best);
-         if (close_from(m))
-            return 1;
-         if (apart) {
-            restore(m, &s);
-            return 0;
-         }
-      }
+      r = ok ? close_with(m, &best) : -1;
+      if (r == 1)
+         return 1;
       restore(m, &s);
+      if (r == 0)
+         return 0;
       if (m->overflow)
          return 0;
    }
