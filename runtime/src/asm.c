@@ -42,6 +42,9 @@
 #define MAX_PASSES 4       /* over a text with labels, until none moves */
 #define MAX_LABEL 64       /* characters of a label's name */
 #define MAX_SPANS 16       /* labels used in one unit */
+#define MAX_WATCH 16384    /* (equation, place it reads) pairs per unit */
+#define MEMO_SLOTS 512     /* probes remembered per unit */
+#define MEMO_KEY 40        /* values that say what a probe depended on */
 
 /* The labels of a text (name: at a line's start): where each is, as the
  * pass before found it; a number whose expression reads $offset may be a
@@ -78,6 +81,7 @@ struct con {
    uint8_t check;   /* enum con_kind: a == b; a is true (truth) or false; a prints as text[at..at+len); a <= b */
    uint8_t truth;   /* CON_TEXT: enum isa_asm_real */
    uint8_t done;
+   uint8_t indexed; /* reads an element at an index not known when it was added: its watches grow */
    struct side a, b;
    size_t at;       /* CON_TEXT: the number's text */
    uint32_t len;
@@ -94,13 +98,37 @@ struct frame {
    int32_t link[ISA_ASM_MAX_PARAMS]; /* the equation tying params[k] to its argument, or -1 */
 };
 
-enum trail_kind { TR_FIELD, TR_PARAM, TR_DONE, TR_KNOWN, TR_DOMAIN };
+enum trail_kind { TR_FIELD, TR_PARAM, TR_DONE, TR_KNOWN, TR_DOMAIN, TR_WATCH };
 
 struct trail {
    uint8_t kind;
-   uint32_t where; /* field, known, domain: byte offset in the unit; param: frame; done: con */
+   uint32_t where; /* field, known, domain: byte offset in the unit; param: frame; done: con; watch: place */
    uint32_t slot;  /* param slot; field: var index; known: bytes; domain: word */
    int64_t old;
+};
+
+/* An equation waiting on a place (a byte of the unit where a field starts,
+ * or a frame's parameter): when the place becomes known, the equation is
+ * worked again.  A list per place, newest first; `next` is 1 + the index
+ * of the next entry, or 0. */
+struct watch {
+   uint32_t con, next;
+};
+
+/* A probe's result (the values its field may take) and what it depended
+ * on: the equation, the arguments it reached the field through, the
+ * values of everything else they read.  A reading backtracked over its
+ * text adds the same equations again; AGX's operand cases and Midgard's
+ * modifiers are probed the same way many times per unit. */
+struct probe_key {
+   unsigned n;
+   int64_t v[MEMO_KEY];
+};
+
+struct memo {
+   uint32_t hash;
+   struct probe_key key;
+   uint64_t keep[4];
 };
 
 /* What was expected at the furthest point the text was read to. */
@@ -151,6 +179,20 @@ struct matcher {
    size_t unsolved; /* the furthest a unit's text was read to with no encoding printing it */
    size_t fewest; /* the fewest bytes the unit being matched can take */
    size_t require; /* a listing: the bytes the next unit's offset leaves this one, or 0 */
+   /* what settle works: the equations a place they read became known
+    * since they were last worked (bit per equation), unless `rescan`
+    * (after a restore to a state that had some, or when the watches
+    * overflowed) says all of them */
+   uint64_t pending[MAX_CONS / 64];
+   unsigned n_pending;
+   uint64_t notified[MAX_CONS / 64]; /* ... and all that were made pending since a search set its fields */
+   uint64_t waiting[MAX_CONS / 64];  /* bit per equation: not done (the loops over what waits) */
+   int rescan, watch_full;
+   int trying; /* probe's tries: values set and undone at once, no notice to the watches */
+   uint32_t *watch_head; /* per place: 1 + the index of its newest watch, or 0 */
+   unsigned n_watch;
+   uint32_t generation;            /* of the unit being matched: memo entries of others are void */
+   uint32_t memo_gen[MEMO_SLOTS];  /* the generation memo[k] is of */
    void *best;
    /* the check of a solution */
    uint8_t *bytes;
@@ -162,6 +204,8 @@ struct matcher {
    struct frame frames[MAX_FRAMES];
    struct con cons[MAX_CONS];
    struct trail trail[MAX_TRAIL];
+   struct watch watch[MAX_WATCH];
+   struct memo memo[MEMO_SLOTS];
    char printed[PRINT_MAX];
 };
 
@@ -442,8 +486,12 @@ static void undo(struct matcher *m, unsigned to)
             m->narrowed[r->where] = 0;
          else
             m->domain[4 * (size_t)r->where + r->slot] = (uint64_t)r->old;
+      } else if (r->kind == TR_WATCH) {
+         m->watch_head[r->where] = (uint32_t)r->old;
+         m->n_watch--;
       } else {
          m->cons[r->where].done = 0;
+         m->waiting[r->where / 64] |= (uint64_t)1 << (r->where % 64);
       }
    }
 }
@@ -515,6 +563,87 @@ static int in_domain(const struct matcher *m, size_t at, const struct isa_asm_va
    return (m->domain[4 * at + i / 64] >> (i % 64)) & 1;
 }
 
+/* The place of parameter `slot` of frame f, after the unit's bytes. */
+static size_t param_place(const struct matcher *m, unsigned f, unsigned slot)
+{
+   return m->unit_size + (size_t)f * ISA_ASM_MAX_PARAMS + slot;
+}
+
+/* Place p became known: what waits on it is worked again. */
+static void notify(struct matcher *m, size_t p)
+{
+   if (m->trying)
+      return;
+   for (uint32_t w = m->watch_head[p]; w; w = m->watch[w - 1].next) {
+      unsigned c = m->watch[w - 1].con;
+      uint64_t bit = (uint64_t)1 << (c % 64);
+      if (c < m->n_cons && !m->cons[c].done && !(m->pending[c / 64] & bit)) {
+         m->pending[c / 64] |= bit;
+         m->notified[c / 64] |= bit;
+         m->n_pending++;
+      }
+   }
+}
+
+static unsigned lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__)
+   return (unsigned)__builtin_ctzll(x);
+#else
+   unsigned n = 0;
+   while (!(x & 1)) {
+      x >>= 1;
+      n++;
+   }
+   return n;
+#endif
+}
+
+/* The first equation of set `bits` at or after *j, if any. */
+static int next_in(const struct matcher *m, const uint64_t *bits, unsigned *j)
+{
+   for (unsigned w = *j / 64; 64 * w < m->n_cons; w++) {
+      uint64_t b = bits[w] & (w == *j / 64 ? ~(uint64_t)0 << (*j % 64) : ~(uint64_t)0);
+      if (b) {
+         *j = 64 * w + lowest_bit(b);
+         return *j < m->n_cons;
+      }
+   }
+   return 0;
+}
+
+static int next_notified(const struct matcher *m, unsigned *j)
+{
+   return next_in(m, m->notified, j);
+}
+
+static int next_waiting(const struct matcher *m, unsigned *j)
+{
+   return next_in(m, m->waiting, j);
+}
+
+/* Equation i holds: done, until undone. */
+static int set_done(struct matcher *m, unsigned i)
+{
+   if (!push_trail(m, TR_DONE, i, 0, 0))
+      return 0;
+   m->cons[i].done = 1;
+   m->waiting[i / 64] &= ~((uint64_t)1 << (i % 64));
+   return 1;
+}
+
+static void clear_notified(struct matcher *m)
+{
+   memset(m->notified, 0, (m->n_cons + 63) / 64 * sizeof m->notified[0]);
+}
+
+static void clear_pending(struct matcher *m)
+{
+   if (m->n_pending)
+      memset(m->pending, 0, sizeof m->pending);
+   m->n_pending = 0;
+}
+
 static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
 {
    if (read < 0) {
@@ -523,6 +652,7 @@ static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
          return 0;
       m->frames[f].params[slot] = x;
       m->frames[f].known |= (uint16_t)(1u << slot);
+      notify(m, param_place(m, f, slot));
       return 1;
    }
    const struct isa_asm_var *v = &m->t->vars[read];
@@ -549,6 +679,7 @@ static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
       return 0;
    store(m->unit + at, v, x);
    m->known[at] = 1;
+   notify(m, at);
    if (v->item_size && x == 0) {
       /* an absent item: its fields are no bits of the encoding; what
        * reads them (Midgard's units' registers, behind their enable bits)
@@ -562,6 +693,8 @@ static int assign(struct matcher *m, int32_t read, unsigned f, int64_t x)
             if (!push_trail(m, TR_KNOWN, (uint32_t)i, (uint32_t)(run - i), 0))
                return 0;
             memset(m->known + i, 1, run - i);
+            for (size_t b = i; b < run; b++)
+               notify(m, b);
          }
          i = run + 1;
       }
@@ -765,13 +898,44 @@ static int try_con(struct matcher *m, struct con *c)
    return WAIT;
 }
 
-/* Work the waiting equations until none moves; 0 when one fails. */
+static int watch_con(struct matcher *m, unsigned i);
+
+/* Work the waiting equations until none moves; 0 when one fails.  Only
+ * those a place they read became known since they were last worked can
+ * move (the watches), unless all must be worked (rescan). */
 static int settle(struct matcher *m)
 {
    if (++m->steps > STEP_BUDGET) {
       m->overflow = 1;
       return 0;
    }
+   if (!m->rescan && !m->watch_full) {
+      for (unsigned w = 0; m->n_pending;) {
+         while (!m->pending[w])
+            w++;
+         unsigned i = 64 * w + lowest_bit(m->pending[w]);
+         m->pending[w] &= m->pending[w] - 1;
+         m->n_pending--;
+         struct con *c = &m->cons[i];
+         if (i >= m->n_cons || c->done)
+            continue;
+         int r = try_con(m, c);
+         if (r == FAIL || m->overflow) {
+            clear_pending(m);
+            return 0;
+         }
+         if (r == DONE) {
+            if (!set_done(m, i))
+               return 0;
+         } else if (c->indexed && !watch_con(m, i)) {
+            return 0;
+         }
+         w = 0; /* the lowest first, as the equations were added */
+      }
+      return 1;
+   }
+   m->rescan = 0;
+   clear_pending(m);
    int moved = 1;
    while (moved) {
       moved = 0;
@@ -781,19 +945,81 @@ static int settle(struct matcher *m)
             continue;
          unsigned before = m->n_trail;
          int r = try_con(m, c);
-         if (r == FAIL || m->overflow)
+         if (r == FAIL || m->overflow) {
+            clear_pending(m);
             return 0;
+         }
          if (r == DONE) {
-            if (!push_trail(m, TR_DONE, i, 0, 0))
+            if (!set_done(m, i))
                return 0;
-            c->done = 1;
             moved = 1;
          } else if (m->n_trail != before) {
             moved = 1;
          }
       }
    }
+   clear_pending(m); /* (what the last pass set moved nothing) */
    return 1;
+}
+
+/* Equation i waits on place p. */
+static int watch_place(struct matcher *m, size_t p, unsigned i)
+{
+   uint32_t h = m->watch_head[p];
+   if (h && m->watch[h - 1].con == i)
+      return 1;
+   if (m->n_watch >= MAX_WATCH) {
+      m->watch_full = 1; /* settle works them all, for the rest of the unit */
+      return 1;
+   }
+   if (!push_trail(m, TR_WATCH, (uint32_t)p, 0, h))
+      return 0;
+   m->watch[m->n_watch] = (struct watch){i, h};
+   m->watch_head[p] = ++m->n_watch;
+   return 1;
+}
+
+/* Equation i waits on the places side s reads that are not known: its
+ * parameters, its fields, and for an element at an index not known yet,
+ * what the index reads (the element's place is watched once it is
+ * known: the equation is then worked, and watches again). */
+static int watch_side(struct matcher *m, const struct side *s, unsigned i, unsigned depth)
+{
+   if (s->kind == SIDE_CONST || depth > 8)
+      return 1;
+   const struct frame *f = &m->frames[s->frame];
+   if (s->kind == SIDE_PARAM)
+      return (f->known >> s->id) & 1 || watch_place(m, param_place(m, s->frame, (unsigned)s->id), i);
+   const struct isa_asm_expr *e = expr_of(m, s);
+   for (unsigned k = 0; k < e->n; k++) {
+      int32_t r = m->t->reads[e->first + k];
+      if (r < 0) {
+         if (!((f->known >> (-1 - r)) & 1) && !watch_place(m, param_place(m, s->frame, (unsigned)(-1 - r)), i))
+            return 0;
+         continue;
+      }
+      size_t at = var_at(m, r, s->frame);
+      if (at == AT_UNKNOWN) {
+         const struct isa_asm_var *v = &m->t->vars[r];
+         struct side index = {SIDE_EXPR, s->frame, v->index ? v->index - 1 : 0, 0};
+         m->cons[i].indexed = 1;
+         if (v->base && !((f->known >> (v->base - 1)) & 1) &&
+             !watch_place(m, param_place(m, s->frame, v->base - 1u), i))
+            return 0;
+         if (v->index && !watch_side(m, &index, i, depth + 1))
+            return 0;
+         continue;
+      }
+      if (at != SIZE_MAX && !m->known[at] && !watch_place(m, at, i))
+         return 0;
+   }
+   return 1;
+}
+
+static int watch_con(struct matcher *m, unsigned i)
+{
+   struct con *c = &m->cons[i];
+   return watch_side(m, &c->a, i, 0) && watch_side(m, &c->b, i, 0);
 }
 
 static int probe(struct matcher *m, unsigned i);
@@ -804,18 +1030,27 @@ static int add_con(struct matcher *m, struct con c)
       m->overflow = 1;
       return 0;
    }
-   unsigned i = m->n_cons++, before = m->n_trail;
+   unsigned i = m->n_cons++;
    m->cons[i] = c;
+   m->waiting[i / 64] |= (uint64_t)1 << (i % 64);
+   /* (pending only once a place it reads becomes known) */
+   if (m->pending[i / 64] & ((uint64_t)1 << (i % 64))) {
+      m->pending[i / 64] &= ~((uint64_t)1 << (i % 64));
+      m->n_pending--;
+   }
    /* the new equation alone; the others only if it told a value */
    int r = try_con(m, &m->cons[i]);
-   if (r == FAIL || m->overflow)
+   if (r == FAIL || m->overflow) {
+      clear_pending(m);
       return 0;
-   if (r == DONE) {
-      if (!push_trail(m, TR_DONE, i, 0, 0))
-         return 0;
-      m->cons[i].done = 1;
    }
-   if (m->n_trail != before + (r == DONE) && !settle(m))
+   if (r == DONE) {
+      if (!set_done(m, i))
+         return 0;
+   } else if (!watch_con(m, i)) {
+      return 0;
+   }
+   if ((m->n_pending || m->rescan) && !settle(m))
       return 0;
    return r == DONE || probe(m, i);
 }
@@ -976,16 +1211,22 @@ static int label_here(struct matcher *m, uint64_t offset, struct diags *ds)
 struct saved {
    size_t pos;
    unsigned n_trail, n_cons, n_frames, frame, undefined, n_spans;
+   int unsettled; /* some equations were pending */
 };
 
 static struct saved save(const struct matcher *m)
 {
-   return (struct saved){m->pos, m->n_trail, m->n_cons, m->n_frames, m->frame, m->undefined, m->n_spans};
+   return (struct saved){m->pos,   m->n_trail,   m->n_cons,  m->n_frames,
+                         m->frame, m->undefined, m->n_spans, m->n_pending || m->rescan};
 }
 
+/* Back to state s.  What is pending now is of changes undone; what was
+ * pending then may since have been worked, so then all of them are. */
 static void restore(struct matcher *m, const struct saved *s)
 {
    undo(m, s->n_trail);
+   clear_pending(m);
+   m->rescan |= s->unsettled;
    m->pos = s->pos;
    m->n_cons = s->n_cons;
    m->n_frames = s->n_frames;
@@ -1368,6 +1609,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             m->spec->unit->set_variant(m->unit, (unsigned)g->a);
          memset(m->known, 0, m->unit_size);
          memcpy(m->fresh, m->unit, m->unit_size);
+         m->rescan = 1; /* (no notice of places that became unknown) */
       }
       m->frames[m->frame].scope = g->offset;
       m->fewest = (size_t)g->c;
@@ -1815,10 +2057,11 @@ static int reads_any(const struct matcher *m, const struct side *s, const struct
 }
 
 /* Whether a waiting equation reads one of the fields of u: else what
- * waits does not depend on their values. */
+ * waits does not depend on their values.  (With the watches: whether one
+ * notified since they were set still waits.) */
 static int waiting_reads(const struct matcher *m, const struct unknown_set *u)
 {
-   for (unsigned j = 0; j < m->n_cons; j++) {
+   for (unsigned j = 0; m->watch_full ? j < m->n_cons : next_notified(m, &j); j++) {
       const struct con *c = &m->cons[j];
       if (!c->done && (reads_any(m, &c->a, u, 0) || reads_any(m, &c->b, u, 0)))
          return 1;
@@ -1886,6 +2129,80 @@ static int narrow(struct matcher *m, size_t at, const uint64_t *keep)
  * shrink modes: a wrong reading of one letter stops at it, instead of
  * multiplying with every later one.) */
 #define PROBE_BITS 4
+
+static int key_add(struct probe_key *k, int64_t x)
+{
+   if (k->n == MEMO_KEY)
+      return 0;
+   k->v[k->n++] = x;
+   return 1;
+}
+
+/* Side s's part of a probe's key: what it is and the values of what it
+ * reads, following unknown parameters to their arguments; the field at
+ * `target` (the one probed) is named, not valued.  0: past the key's size,
+ * or it reads something whose value is not known. */
+static int key_side(const struct matcher *m, const struct side *s, size_t target, struct probe_key *k,
+                    unsigned depth)
+{
+   if (depth > 8 || !key_add(k, s->kind))
+      return 0;
+   if (s->kind == SIDE_CONST)
+      return key_add(k, s->value);
+   const struct frame *f = &m->frames[s->frame];
+   if (s->kind == SIDE_PARAM) {
+      if ((f->known >> s->id) & 1)
+         return key_add(k, f->params[s->id]);
+      return f->link[s->id] >= 0 && key_side(m, &m->cons[f->link[s->id]].b, target, k, depth + 1);
+   }
+   if (!key_add(k, s->id))
+      return 0;
+   const struct isa_asm_expr *e = expr_of(m, s);
+   for (unsigned i = 0; i < e->n; i++) {
+      int32_t r = m->t->reads[e->first + i];
+      if (r < 0) {
+         struct side p = {SIDE_PARAM, s->frame, -1 - r, 0};
+         if (!key_side(m, &p, target, k, depth + 1))
+            return 0;
+         continue;
+      }
+      size_t at = var_at(m, r, s->frame);
+      int ok = at == AT_UNKNOWN  ? 0
+               : at == target    ? key_add(k, -1 - (int64_t)r)
+               : at == SIZE_MAX  ? key_add(k, INT64_MIN)
+               : m->known[at]    ? key_add(k, load(m->unit + at, &m->t->vars[r]))
+                                 : 0;
+      if (!ok)
+         return 0;
+   }
+   return 1;
+}
+
+/* The key of probing equation i on the field of read `var` at `at`; 0
+ * when the probe cannot be remembered. */
+static int probe_key(const struct matcher *m, const struct con *c, int32_t var, size_t at, struct probe_key *k)
+{
+   k->n = 0;
+   if (c->check == CON_TEXT && (c->arg & ISA_ASM_SCALED))
+      return 0; /* its scale is an expression of its own */
+   int64_t head[] = {c->check, c->truth, c->arg, c->check == CON_TEXT ? (int64_t)c->at : 0, c->len, var,
+                     (int64_t)m->ctx.offset, (int64_t)m->ctx.index, (int64_t)m->ctx.size, m->ctx.last,
+                     m->ctx.listing};
+   for (unsigned j = 0; j < sizeof head / sizeof head[0]; j++)
+      key_add(k, head[j]);
+   for (unsigned w = 0; w < 4; w++)
+      key_add(k, m->narrowed[at] ? (int64_t)m->domain[4 * at + w] : -1);
+   return key_side(m, &c->a, at, k, 0) && key_side(m, &c->b, at, k, 0);
+}
+
+static uint32_t key_hash(const struct probe_key *k)
+{
+   uint64_t h = 1469598103934665603u;
+   for (unsigned j = 0; j < k->n; j++)
+      h = (h ^ (uint64_t)k->v[j]) * 1099511628211u;
+   return (uint32_t)(h ^ (h >> 32));
+}
+
 static int probe(struct matcher *m, unsigned i)
 {
    const struct con *c = &m->cons[i];
@@ -1901,6 +2218,28 @@ static int probe(struct matcher *m, unsigned i)
       uint64_t keep[4] = {0, 0, 0, 0};
       unsigned found = 0;
       int64_t first = 0;
+      struct probe_key key;
+      struct memo *slot = NULL;
+      if (probe_key(m, c, u.vars[0], at, &key)) {
+         uint32_t h = key_hash(&key);
+         slot = &m->memo[h % MEMO_SLOTS];
+         if (m->memo_gen[h % MEMO_SLOTS] == m->generation && slot->hash == h && slot->key.n == key.n &&
+             memcmp(slot->key.v, key.v, key.n * sizeof key.v[0]) == 0) {
+            for (unsigned x = 0; x < (1u << v->width); x++) {
+               if (!((slot->keep[x / 64] >> (x % 64)) & 1))
+                  continue;
+               if (!found++)
+                  first = v->is_signed && (x >> (v->width - 1)) & 1 ? (int64_t)x - ((int64_t)1 << v->width)
+                                                                     : (int64_t)x;
+            }
+            memcpy(keep, slot->keep, sizeof keep);
+            goto probed;
+         }
+         m->memo_gen[h % MEMO_SLOTS] = 0; /* (filled below, unless the probe overflows) */
+         slot->hash = h;
+         slot->key = key;
+      }
+      m->trying = 1; /* (the tries' values are undone: no equation is pending by them) */
       for (unsigned x = 0; x < (1u << v->width); x++) {
          int64_t val = v->is_signed && (x >> (v->width - 1)) & 1 ? (int64_t)x - ((int64_t)1 << v->width) : (int64_t)x;
          unsigned mark = m->n_trail;
@@ -1910,14 +2249,22 @@ static int probe(struct matcher *m, unsigned i)
             ok = try_con(m, &m->cons[u.links[l]]) != FAIL;
          ok = ok && try_con(m, &m->cons[i]) != FAIL;
          undo(m, mark);
-         if (m->overflow)
+         if (m->overflow) {
+            m->trying = 0;
             return 0;
+         }
          if (ok) {
             keep[x / 64] |= (uint64_t)1 << (x % 64);
             if (!found++)
                first = val;
          }
       }
+      m->trying = 0;
+      if (slot) {
+         memcpy(slot->keep, keep, sizeof keep);
+         m->memo_gen[slot - m->memo] = m->generation;
+      }
+   probed:
       if (found == 0)
          return 0;
       if (found == 1)
@@ -1946,10 +2293,13 @@ static int probe(struct matcher *m, unsigned i)
 /* Probe the waiting equations (those that read a field of `touched`, or
  * all of them when it is NULL): after a search gave fields values, what
  * waits on one more field has its values narrowed, or fails at once,
- * instead of in a search nested deeper (forward checking). */
+ * instead of in a search nested deeper (forward checking).  Only those
+ * the watches notified since can (what reads them through a parameter:
+ * its argument's equation was notified, and worked, or still waits). */
 static int probe_waiting(struct matcher *m, const struct unknown_set *touched)
 {
-   for (unsigned j = 0; j < m->n_cons; j++) {
+   int all = !touched || m->watch_full;
+   for (unsigned j = 0; all ? next_waiting(m, &j) : next_notified(m, &j); j++) {
       const struct con *c = &m->cons[j];
       if (c->done || c->a.kind == SIDE_PARAM)
          continue;
@@ -1980,7 +2330,7 @@ static int refined(struct matcher *m, const struct side *s, unsigned which, int6
    const struct frame *f = &m->frames[s->frame];
    int64_t x = e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, alt);
    unsigned n = m->n_cons, w;
-   for (unsigned j = 0; j < n; j++) {
+   for (unsigned j = 0; j < n && next_waiting(m, &j); j++) {
       for (int k = 0; k < 2; k++) {
          const struct con *c = &m->cons[j];
          const struct side *id = k ? &c->b : &c->a, *other = k ? &c->a : &c->b;
@@ -2030,12 +2380,10 @@ static int close_from(struct matcher *m)
    }
    struct saved s = save(m);
    unsigned first = m->n_cons;
-   for (unsigned j = 0; j < m->n_cons; j++) {
+   for (unsigned j = 0; next_waiting(m, &j); j++) {
       const struct side *side;
       int64_t want;
       unsigned which;
-      if (m->cons[j].done)
-         continue;
       if (first == m->n_cons)
          first = j;
       if (m->tried[j] || !lossy(m, &m->cons[j], &side, &want, &which))
@@ -2068,9 +2416,9 @@ static int close_from(struct matcher *m)
    struct unknown_set best, u;
    memset(&best, 0, sizeof best);
    int found = 0;
-   for (unsigned j = first; j < m->n_cons; j++) {
+   for (unsigned j = first; next_waiting(m, &j); j++) {
       const struct con *c = &m->cons[j];
-      if (c->done || is_link(m, c))
+      if (is_link(m, c))
          continue;
       memset(&u, 0, sizeof u);
       if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
@@ -2082,7 +2430,7 @@ static int close_from(struct matcher *m)
    }
    if (!found) {
       /* only links wait: their arguments' fields as they stand */
-      for (unsigned j = first; j < m->n_cons && !found; j++) {
+      for (unsigned j = first; !found && next_waiting(m, &j); j++) {
          const struct con *c = &m->cons[j];
          memset(&u, 0, sizeof u);
          if (!c->done && unknown_fields(m, &c->b, &u, 0) && unknown_fields(m, &c->a, &u, 0) && u.n) {
@@ -2100,6 +2448,7 @@ static int close_from(struct matcher *m)
    for (unsigned j = 0; j < n; j++)
       as_is[j] = load(m->unit + var_at(m, vars[j], frames[j]), &m->t->vars[vars[j]]);
    int ok = 1;
+   clear_notified(m);
    for (unsigned j = 0; ok && j < n; j++)
       ok = assign(m, vars[j], frames[j], as_is[j]);
    int r = ok ? close_with(m, &best) : -1;
@@ -2112,6 +2461,7 @@ static int close_from(struct matcher *m)
       return 0;
    for (uint64_t x = 0; x < ((uint64_t)1 << bits); x++) {
       int same;
+      clear_notified(m);
       ok = assign_packed(m, &best, x, as_is, &same);
       if (same) {
          restore(m, &s);
@@ -2623,6 +2973,11 @@ static void start_unit(struct matcher *m)
    m->n_trail = 0;
    m->steps = 0;
    m->overflow = 0;
+   clear_pending(m);
+   m->rescan = m->watch_full = 0;
+   memset(m->watch_head, 0, (m->unit_size + MAX_FRAMES * ISA_ASM_MAX_PARAMS) * sizeof *m->watch_head);
+   m->n_watch = 0;
+   m->generation++; /* the context (offset, states) may differ: no probe is remembered */
 }
 
 /* Whether the listing prefix of some offset starts at m->pos (a label
@@ -2804,7 +3159,9 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
    m->domain = (uint64_t *)calloc(4 * usz, sizeof *m->domain);
    m->narrowed = (unsigned char *)calloc(1, usz);
    m->bytes = (uint8_t *)calloc(1, m->bytes_cap);
-   if (!m->unit || !m->known || !m->decoded || !m->bytes || !m->fresh || !m->domain || !m->narrowed) {
+   m->watch_head = (uint32_t *)calloc(usz + MAX_FRAMES * ISA_ASM_MAX_PARAMS, sizeof *m->watch_head);
+   if (!m->unit || !m->known || !m->decoded || !m->bytes || !m->fresh || !m->domain || !m->narrowed ||
+       !m->watch_head) {
       status = ISA_ERR_LIMIT;
       goto out;
    }
@@ -3013,6 +3370,7 @@ out:
       free(m->fresh);
       free(m->domain);
       free(m->narrowed);
+      free(m->watch_head);
       free(m->decoded);
       free(m->bytes);
       free(m);
