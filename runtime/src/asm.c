@@ -1023,6 +1023,7 @@ static int watch_con(struct matcher *m, unsigned i)
 }
 
 static int probe(struct matcher *m, unsigned i);
+static int probe_notified(struct matcher *m);
 
 static int add_con(struct matcher *m, struct con c)
 {
@@ -1039,6 +1040,7 @@ static int add_con(struct matcher *m, struct con c)
       m->n_pending--;
    }
    /* the new equation alone; the others only if it told a value */
+   clear_notified(m);
    int r = try_con(m, &m->cons[i]);
    if (r == FAIL || m->overflow) {
       clear_pending(m);
@@ -1052,7 +1054,10 @@ static int add_con(struct matcher *m, struct con c)
    }
    if ((m->n_pending || m->rescan) && !settle(m))
       return 0;
-   return r == DONE || probe(m, i);
+   /* it, and what waits on the values it told (a parameter's value that
+    * its argument cannot take fails here: Midgard's constant lane read
+    * as 64-bit where the lanes are 16) */
+   return (r == DONE || probe(m, i)) && probe_notified(m);
 }
 
 static struct side expr_side(const struct matcher *m, int32_t e)
@@ -2203,10 +2208,17 @@ static uint32_t key_hash(const struct probe_key *k)
    return (uint32_t)(h ^ (h >> 32));
 }
 
+/* Whether c passes an argument on to a parameter that has no value yet:
+ * any value of the argument satisfies it, and probing it tells nothing. */
+static int passes_on(const struct matcher *m, const struct con *c)
+{
+   return c->a.kind == SIDE_PARAM && !((m->frames[c->a.frame].known >> c->a.id) & 1);
+}
+
 static int probe(struct matcher *m, unsigned i)
 {
    const struct con *c = &m->cons[i];
-   if (c->done || c->a.kind == SIDE_PARAM)
+   if (c->done || passes_on(m, c))
       return 1;
    struct unknown_set u;
    memset(&u, 0, sizeof u);
@@ -2301,13 +2313,23 @@ static int probe_waiting(struct matcher *m, const struct unknown_set *touched)
    int all = !touched || m->watch_full;
    for (unsigned j = 0; all ? next_waiting(m, &j) : next_notified(m, &j); j++) {
       const struct con *c = &m->cons[j];
-      if (c->done || c->a.kind == SIDE_PARAM)
+      if (c->done || passes_on(m, c))
          continue;
       if (touched && !reads_any(m, &c->a, touched, 0) && !reads_any(m, &c->b, touched, 0))
          continue;
       if (!probe(m, j))
          return 0;
    }
+   return 1;
+}
+
+static int probe_notified(struct matcher *m)
+{
+   if (m->watch_full)
+      return 1;
+   for (unsigned j = 0; next_notified(m, &j); j++)
+      if (!m->cons[j].done && !probe(m, j))
+         return 0;
    return 1;
 }
 
