@@ -909,23 +909,12 @@ class AsmTables:
         self.reads_of(node, scope, operand, reads)
         env = Env(self.names, "v", True, None, False)
         proposals, free = [], []
-        parts = self.concatenation(node, scope, operand)
-        if parts is not None and len(parts) == len(reads) > 1:
-            # fields side by side (a | b << 32): each read's bits of the value, all at once
-            proposals = [None] * len(reads)
-            top = max(shift + width for _, shift, width in parts)
-            for read, shift, width in parts:
-                bits = E.Call("isa_x_bits", [E.Atom("want"), E.Atom(str(shift)), E.Atom(str(width))])
-                if self.vars[read[1]].signed:
-                    if shift + width != top:
-                        break  # a signed field below another: its sign is not the value's
-                    bits = E.Call("isa_x_sext", [bits, E.Atom(str(width))])
-                proposals[reads.index(read)] = bits
-            else:
-                self.expr_keys[key] = len(self.exprs)
-                self.exprs.append(Expr(scope, operand, self.loops, node, reads, proposals, [0] * len(reads), True))
-                return self.expr_keys[key]
-            proposals = []
+        proposals = self.scattered(node, scope, operand, reads)
+        if proposals is not None:
+            self.expr_keys[key] = len(self.exprs)
+            self.exprs.append(Expr(scope, operand, self.loops, node, reads, proposals, [0] * len(reads), True))
+            return self.expr_keys[key]
+        proposals = []
         for r in reads:
             loss = Loss()
             try:
@@ -937,31 +926,85 @@ class AsmTables:
         self.exprs.append(Expr(scope, operand, self.loops, node, reads, proposals, free))
         return self.expr_keys[key]
 
-    def concatenation(self, node, scope, operand):
-        """[(read, shift, width)] when node is unsigned fields side by side,
-        `a | b << k | ...` with their bits disjoint, else None."""
+    def scattered(self, node, scope, operand, reads):
+        """The guesses of every read of node at once, when node places the
+        fields' bits side by side or scattered, each bit once (`a | b << 32`,
+        Midgard's immediate `r << 11 | (s & 3) << 9 | (s & 4) << 6 | s >> 6`):
+        each field is its bits of the value, gathered.  None otherwise, or
+        when that is one field as it is, or shifted (propose does those)."""
+        parts = self.bit_pieces(node, scope, operand)
+        if parts is None or len(parts) < 2 and len(reads) < 2:
+            return None
+        spans = sorted((dst, dst + w) for _, _, w, dst in parts)
+        if any(spans[i][1] > spans[i + 1][0] for i in range(len(spans) - 1)):
+            return None  # two bits in one place: not a concatenation
+        top = spans[-1][1]
+        proposals = []
+        for read in reads:
+            mine = sorted((lo, w, dst) for r, lo, w, dst in parts if r == read)
+            width = self.vars[read[1]].width if read[0] == "var" else None
+            covered = 0
+            for lo, w, _ in mine:
+                if lo != covered:
+                    return None
+                covered += w
+            if not mine or covered != width:
+                return None  # bits of the field the value does not show: a search finds them
+            if self.vars[read[1]].signed and (len(mine) != 1 or mine[0][2] + mine[0][1] != top):
+                return None  # a signed field below another: its sign is not the value's
+            guess = None
+            for lo, w, dst in mine:
+                piece = E.Call("isa_x_bits", [E.Atom("want"), E.Atom(str(dst)), E.Atom(str(w))])
+                if lo:
+                    piece = E.Call("isa_x_shl", [piece, E.Atom(str(lo))])
+                guess = piece if guess is None else E.Infix("|", guess, piece)
+            if self.vars[read[1]].signed:
+                guess = E.Call("isa_x_sext", [guess, E.Atom(str(width))])
+            proposals.append(guess)
+        return proposals
+
+    def bit_pieces(self, node, scope, operand):
+        """[(read, lo, width, dst)]: node's value is bits lo..lo+width-1 of
+        each read placed at bit dst, ORed (constant shifts and masks of
+        fields); None when it is not."""
         if isinstance(node, X.Path) and isinstance(node.ref, R.LetValue) and node.ref.let.value is not None:
-            return self.concatenation(self.let_value(node.ref, node), scope, operand)
+            return self.bit_pieces(self.let_value(node.ref, node), scope, operand)
         if isinstance(node, X.Binary) and node.op == "|":
-            a, b = self.concatenation(node.a, scope, operand), self.concatenation(node.b, scope, operand)
-            if a is None or b is None:
+            a, b = self.bit_pieces(node.a, scope, operand), self.bit_pieces(node.b, scope, operand)
+            return None if a is None or b is None else a + b
+        if isinstance(node, X.Binary) and node.op in ("<<", ">>", "&"):
+            k = constant(node.b) if node.op != "&" or constant(node.a) is None else constant(node.a)
+            inner = node.b if node.op == "&" and constant(node.b) is None else node.a
+            parts = self.bit_pieces(inner, scope, operand) if k is not None else None
+            if parts is None or k < 0 or node.op != "&" and k >= 64:
                 return None
-            spans = sorted((s, s + w) for _, s, w in a + b)
-            if any(spans[i][1] > spans[i + 1][0] for i in range(len(spans) - 1)):
-                return None
-            return a + b
-        shift = 0
-        if isinstance(node, X.Binary) and node.op == "<<":
-            shift = constant(node.b)
-            if shift is None or not 0 <= shift < 64:
-                return None
-            node = node.a
+            out = []
+            for read, lo, w, dst in parts:
+                if node.op == "<<":
+                    out.append((read, lo, w, dst + k))
+                elif node.op == ">>":
+                    cut = max(k - dst, 0)  # bits shifted out: gone from the value
+                    if w > cut:
+                        out.append((read, lo + cut, w - cut, dst + cut - k))
+                else:
+                    # the runs of the mask's set bits that meet the piece
+                    bit = dst
+                    while bit < dst + w:
+                        if not (k >> bit) & 1:
+                            bit += 1
+                            continue
+                        end = bit
+                        while end < dst + w and (k >> end) & 1:
+                            end += 1
+                        out.append((read, lo + bit - dst, end - bit, bit))
+                        bit = end
+            return out if all(dst + w <= 64 for _, _, w, dst in out) else None
         f = R.field_of(getattr(node, "ref", None)) if isinstance(node, X.Path) else None
-        if f is None or f.type.kind not in ("uint", "bool", "enum", "sint") or shift + f.width > 64:
+        if f is None or f.type.kind not in ("uint", "bool", "enum", "sint") or f.width > 64:
             return None
         reads = []
         self.reads_of(node, scope, operand, reads)
-        return [(reads[0], shift, f.width)] if len(reads) == 1 else None
+        return [(reads[0], 0, f.width, 0)] if len(reads) == 1 else None
 
     def address(self, node, scope, operand):
         """An expression whose value is the address of the struct `node`
