@@ -787,7 +787,7 @@ static double no_eval_real(const void *self, const int64_t *params, const struct
    (void)ctx;
    return 0;
 }
-static const struct isa_asm_expr f32_value = {0, no_eval_real, 0, 0, 0, 0, 0, 0};
+static const struct isa_asm_expr f32_value = {0, no_eval_real, 0, 0, 0, 0, 0, 0, 0};
 
 /* Whether expr a of c, printed as the goal said, is the number's text. */
 static int prints_as(struct matcher *m, const struct con *c)
@@ -1952,11 +1952,16 @@ static int verify(struct matcher *m)
 
 /* The unknown fields side s depends on, following unknown parameters to
  * the arguments they were called with (var index and frame of each, and
- * their bits in all); 0 when there are more than MAX_SEARCH_VARS. */
+ * their bits in all); 0 when there are more than MAX_SEARCH_VARS.  A
+ * parameter whose argument's value has at most SEARCH_BITS bits, where the
+ * fields behind it have more, is one itself (-1 - its slot):
+ * RegSel(handle & 0xFF) searches the 256 values of its parameter, and the
+ * argument's guess gives the field. */
 #define MAX_SEARCH_VARS 16
 struct unknown_set {
    int32_t vars[MAX_SEARCH_VARS];
    unsigned frames[MAX_SEARCH_VARS];
+   uint8_t widths[MAX_SEARCH_VARS];
    unsigned n, bits;
    unsigned links[MAX_SEARCH_VARS]; /* the links followed to them, callee first */
    unsigned n_links;
@@ -1972,6 +1977,25 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
       const struct frame *f = &m->frames[s->frame];
       if ((f->known >> s->id) & 1 || f->link[s->id] < 0)
          return 1;
+      const struct con *l = &m->cons[f->link[s->id]];
+      unsigned pb = l->b.kind == SIDE_EXPR ? expr_of(m, &l->b)->bits : 0;
+      if (pb && pb <= SEARCH_BITS) {
+         struct unknown_set behind;
+         memset(&behind, 0, sizeof behind);
+         if (!unknown_fields(m, &l->b, &behind, depth + 1) || behind.bits > SEARCH_BITS) {
+            for (unsigned j = 0; j < u->n; j++)
+               if (u->vars[j] == -1 - s->id && u->frames[j] == s->frame)
+                  return 1;
+            if (u->n == MAX_SEARCH_VARS)
+               return 0;
+            u->vars[u->n] = -1 - s->id;
+            u->frames[u->n] = s->frame;
+            u->widths[u->n] = (uint8_t)pb;
+            u->bits += pb;
+            u->n++;
+            return 1;
+         }
+      }
       if (u->n_links < MAX_SEARCH_VARS)
          u->links[u->n_links++] = (unsigned)f->link[s->id];
       return unknown_fields(m, &m->cons[f->link[s->id]].b, u, depth + 1);
@@ -1998,13 +2022,14 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
       }
       int dup = 0;
       for (unsigned j = 0; j < u->n; j++)
-         dup |= var_at(m, u->vars[j], u->frames[j]) == at;
+         dup |= u->vars[j] >= 0 && var_at(m, u->vars[j], u->frames[j]) == at;
       if (dup)
          continue;
       if (u->n == MAX_SEARCH_VARS)
          return 0;
       u->vars[u->n] = r;
       u->frames[u->n] = s->frame;
+      u->widths[u->n] = m->t->vars[r].width;
       u->bits += m->t->vars[r].width;
       u->n++;
    }
@@ -2018,11 +2043,11 @@ static int assign_packed(struct matcher *m, const struct unknown_set *u, uint64_
    int ok = 1;
    *same = 1;
    for (unsigned j = 0; ok && j < u->n; j++) {
-      const struct isa_asm_var *v = &m->t->vars[u->vars[j]];
-      int64_t val = (int64_t)(x & (((uint64_t)1 << v->width) - 1));
-      if (v->is_signed && v->width && (val >> (v->width - 1)) & 1)
-         val -= (int64_t)1 << v->width;
-      x >>= v->width;
+      unsigned width = u->widths[j];
+      int64_t val = (int64_t)(x & (((uint64_t)1 << width) - 1));
+      if (u->vars[j] >= 0 && m->t->vars[u->vars[j]].is_signed && width && (val >> (width - 1)) & 1)
+         val -= (int64_t)1 << width;
+      x >>= width;
       *same &= as_is && val == as_is[j];
       ok = assign(m, u->vars[j], u->frames[j], val);
    }
@@ -2036,8 +2061,12 @@ static int reads_any(const struct matcher *m, const struct side *s, const struct
    if (depth > MAX_FRAMES || s->kind == SIDE_CONST)
       return depth > MAX_FRAMES;
    const struct frame *f = &m->frames[s->frame];
-   if (s->kind == SIDE_PARAM)
+   if (s->kind == SIDE_PARAM) {
+      for (unsigned j = 0; j < u->n; j++)
+         if (u->vars[j] == -1 - s->id && u->frames[j] == s->frame)
+            return 1; /* a parameter searched itself */
       return f->link[s->id] >= 0 && reads_any(m, &m->cons[f->link[s->id]].b, u, depth + 1);
+   }
    const struct isa_asm_expr *e = expr_of(m, s);
    for (unsigned i = 0; i < e->n; i++) {
       int32_t r = m->t->reads[e->first + i];
@@ -2055,7 +2084,7 @@ static int reads_any(const struct matcher *m, const struct side *s, const struct
       }
       size_t at = var_at(m, r, s->frame);
       for (unsigned j = 0; j < u->n; j++)
-         if (var_at(m, u->vars[j], u->frames[j]) == at)
+         if (u->vars[j] >= 0 && var_at(m, u->vars[j], u->frames[j]) == at)
             return 1;
    }
    return 0;
@@ -2224,7 +2253,7 @@ static int probe(struct matcher *m, unsigned i)
    memset(&u, 0, sizeof u);
    if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
       return 1;
-   if (u.n == 1 && m->t->vars[u.vars[0]].width <= 8) {
+   if (u.n == 1 && u.vars[0] >= 0 && m->t->vars[u.vars[0]].width <= 8) {
       const struct isa_asm_var *v = &m->t->vars[u.vars[0]];
       size_t at = var_at(m, u.vars[0], u.frames[0]);
       uint64_t keep[4] = {0, 0, 0, 0};
@@ -2468,7 +2497,7 @@ static int close_from(struct matcher *m)
    unsigned *frames = best.frames;
    int64_t as_is[MAX_SEARCH_VARS];
    for (unsigned j = 0; j < n; j++)
-      as_is[j] = load(m->unit + var_at(m, vars[j], frames[j]), &m->t->vars[vars[j]]);
+      as_is[j] = vars[j] < 0 ? 0 : load(m->unit + var_at(m, vars[j], frames[j]), &m->t->vars[vars[j]]);
    int ok = 1;
    clear_notified(m);
    for (unsigned j = 0; ok && j < n; j++)

@@ -107,5 +107,39 @@ class ScatteredBits(unittest.TestCase):
                 self.assertEqual((r.returncode, r.stdout.strip(), r.stderr), (0, hex_, ""), text)
 
 
+# An operand whose parameter is the low byte of a 16-bit field, printed
+# through bits no guess inverts alone (Midgard's texture register select):
+# the assembler searches the parameter's 256 values, not the field's 65536.
+NARROW_PARAMETER = """<?xml version="1.0"?>
+<isa name="toy-sel">
+  <stream unit="S"/>
+  <operand name="Sel">
+    <param name="u"/>
+    <case display="{bit(u, 1)}.{bits(u, 3, 2) + 4 * bit(u, 2)}.{bit(u, 0)}"/>
+  </operand>
+  <struct name="S" bits="16">
+    <field name="h" bits="0..15" type="uint"/>
+    <display>sel {Sel(h &amp; 0xFF)}</display>
+  </struct>
+</isa>
+"""
+
+
+class NarrowParameter(unittest.TestCase):
+    def test_a_parameter_narrower_than_its_field_is_searched_itself(self):
+        with tempfile.TemporaryDirectory() as d:
+            xml, lib = os.path.join(d, "toy-sel.xml"), os.path.join(d, "toy-sel.so")
+            with open(xml, "w", encoding="utf-8") as f:
+                f.write(NARROW_PARAMETER)
+            r = run([os.path.join(ROOT, "gen", "isagen"), "build", xml, "-o", lib])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            # "1.5.1": bit 1 set; bits 3..4 + 4 * bit 2 = 5, so bit 2 set and
+            # bits 3..4 = 1; bit 0 set: u = 0b01111.  h's other bits are
+            # not printed and keep their default, 0.  Little-endian.
+            for text, hex_ in (("sel 1.5.1", "0f00"), ("sel 0.0.0", "0000"), ("sel 1.7.1", "1f00")):
+                r = run([ISA, "as", "--load", lib, "--isa", "toy-sel", "--hex", "-"], input=text + "\n")
+                self.assertEqual((r.returncode, r.stdout.strip(), r.stderr), (0, hex_, ""), text)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1051,6 +1051,38 @@ class AsmTables:
         return len(e.reads) == 1 and e.reads[0][0] == "var" and isinstance(node, X.Path) and \
             isinstance(node.ref, R.FieldValue) and node.ref.prop is None
 
+    def value_bits(self, node):
+        """The unsigned bits node's value always fits, or None: a parameter
+        whose argument is `handle & 0xFF` takes one of 256 values whatever
+        the 16 bits behind it, and the matcher searches those 256."""
+        if isinstance(node, X.Path) and isinstance(node.ref, R.LetValue) and node.ref.let.value is not None:
+            return self.value_bits(self.let_value(node.ref, node))
+        k = constant(node)
+        if k is not None:
+            return k.bit_length() if 0 <= k < 1 << 64 else None
+        if isinstance(node, X.Unary) and node.op == "!":
+            return 1
+        if isinstance(node, X.Binary):
+            if node.op in ("==", "!=", "<", ">", "<=", ">=", "&&", "||"):
+                return 1
+            a, b = self.value_bits(node.a), self.value_bits(node.b)
+            if node.op == "&":
+                return min(x for x in (a, b, 64) if x is not None)
+            if node.op in ("|", "^") and a is not None and b is not None:
+                return max(a, b)
+            shift = constant(node.b)
+            if node.op == ">>" and a is not None and shift is not None and shift >= 0:
+                return max(a - shift, 0)
+            if node.op == "<<" and a is not None and shift is not None and 0 <= shift and a + shift <= 64:
+                return a + shift
+            return None
+        if isinstance(node, X.Call) and node.fn == "bit":
+            return 1
+        if isinstance(node, X.Call) and node.fn == "bits":
+            return constant(node.args[2])
+        f = R.field_of(getattr(node, "ref", None)) if isinstance(node, X.Path) else None
+        return f.width if f is not None and f.type.kind in ("uint", "bool", "enum") and f.width <= 64 else None
+
     def scope_type(self, e):
         return self.names.sname(e.scope) if e.scope is not None else None
 

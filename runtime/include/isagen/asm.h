@@ -138,6 +138,7 @@ struct isa_asm_expr {
    uint8_t separable; /* fields side by side: every read's guess needs `want` only, so all are
                        * guessed at once however many are unknown */
    uint8_t identity;  /* the value of its one variable, a field as it is */
+   uint8_t bits;      /* its value always fits this many unsigned bits (`x & 0xFF`: 8), or 0 */
 };
 
 /* The names of an enum the text may give, longest first. */
