@@ -265,5 +265,6 @@ static const struct isa_asm ${P}_asm = {
    ${1 if a.reads_last else 0},
    ${(P + '_asm_chained') if a.chained else '0'},
    ${len(a.chained)},
+   ${1 if a.empty_lines else 0},
 };
 % endif

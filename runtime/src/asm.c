@@ -263,16 +263,46 @@ static void expect(struct matcher *m, const char *what, size_t len)
 
 /* Template text: its blanks match any run of blanks (none between two
  * punctuation marks, at least one between two words); the rest exactly. */
+/* Blanks and comment lines up to, not across, an empty line (a line of
+ * blanks alone): where every unit prints one, an empty line in the text
+ * is a unit's end, and a template's line break stops before it. */
+static void skip_to_empty_line(struct matcher *m, int expect)
+{
+   int at_line_start = 0; /* a line break was read, and blanks alone since */
+   while (m->pos < m->len) {
+      char c = m->text[m->pos];
+      if (c == '\n') {
+         if (at_line_start)
+            break;
+         at_line_start = 1;
+         m->pos++;
+      } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+         m->pos++;
+      } else if ((c == '#' || c == ';') && c != expect) {
+         while (m->pos < m->len && m->text[m->pos] != '\n')
+            m->pos++;
+         at_line_start = 0;
+      } else {
+         break;
+      }
+   }
+}
+
 static int match_text(struct matcher *m, const char *s, size_t n)
 {
    size_t i = 0;
    while (i < n) {
       if (isspace((unsigned char)s[i])) {
          size_t before = m->pos;
-         int lines = 0;
-         while (i < n && isspace((unsigned char)s[i]))
+         int lines = 0, empty = 0;
+         while (i < n && isspace((unsigned char)s[i])) {
+            empty |= lines && s[i] == '\n';
             lines |= s[i++] == '\n';
-         skip_blank(m, i < n ? s[i] : 0, lines);
+         }
+         if (lines && !empty && m->t->empty_lines)
+            skip_to_empty_line(m, i < n ? s[i] : 0);
+         else
+            skip_blank(m, i < n ? s[i] : 0, lines);
          if (m->pos == before && before > 0 && before < m->len && is_word(m->text[before - 1]) &&
              is_word(m->text[before]))
             return 0;

@@ -597,6 +597,30 @@ class Midgard(Scratch):
         code, out, err = run("as", "--isa", "midgard", "--gpu", "t720", "--hex", "-", stdin=text.encode())
         self.assertEqual((code, err, out.decode()), (0, "", hexstr + "\n"))
 
+    def test_bundles_the_search_once_gave_up_on_read_back(self):
+        # each needed a step of the matcher's own (not of midgard.xml), and
+        # failed before it (too many ways, or no encoding found):
+        cases = [
+            # a constant vector of eight 16-bit lanes: an operand case that
+            # sets a parameter its argument cannot take (a 64-bit lane) is
+            # refused at once, not after 3^8 readings of the lanes
+            "AVG.round.i16 R0, <1, 2, 3, 4, 5, 5, 5, 5>, R1\nuconstants 0x20001, 0x40003, 0x5, 0x0",
+            # a scalar immediate: 16 bits of two fields, one scattered
+            "CMP.any.eq.i32 AT0.x, TMP1.y, #1",
+            # a texture register select: the low byte of a 16-bit field
+            "TEX_FETCHunk.2d TA1.x.f32, texture5, fsampler[AT1.x.16], AT1.wxyz.32, lod = 0, ",
+            # a bundle followed by another after an empty line: no reading
+            # of the first runs on across the empty line into the second
+            "MOV.i32 R31.w, TMP0.w, R1.x\nFCSEL.scalar.f32 R1.y, R0.y, R0.z.abs\n\n"
+            "MOV.i32 TMP0.x, TMP0.x, #1048576000\nFCMP.lt.i32 R31.w, R1.y.abs, #0.25\n"
+            "CSEL.scalar.i32 R1.z, #1065353216, TMP0.x\nuconstants 0x3F800000, 0x5D5E0B6B, 0x3E800000, 0x0",
+        ]
+        for text in cases:
+            with self.subTest(text=text):
+                code, out, err = run("as", "--isa", "midgard", "--hex", "-", stdin=(text + "\n").encode())
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual(dis("midgard", out.decode().strip()).rstrip("\n"), text)
+
     def test_text_the_program_encoder_cannot_write_is_an_error(self):
         # the last bundle always says BREAK: a listing that shows another
         # next tag at the end (Mesa's comment) has no program that prints it

@@ -195,6 +195,71 @@ class AsmTables:
         # units are whole lines: the separator ends a line, or the display does
         sep = self.spec.stream.separator if self.spec.stream is not None else "\n"
         self.line_units = sep.endswith("\n") or (sep == "" and self.multiline)
+        self.empty_lines = self.root is not None and self.always_empty_line(self.root)
+
+    def always_empty_line(self, root):
+        """Whether every text goal `root` matches has an empty line (Midgard's
+        bundles end with one): then an empty line in a text is a unit's end,
+        and a line break of a template never reads across one.  A walk of
+        the goals with what may hold after each: (at a line's start, an
+        empty line printed so far); loops and lists may run any number of
+        times, so more may hold than does: the answer errs toward no."""
+        memo = {}
+
+        def text(s, st):
+            start, empty = st
+            for ch in s:
+                if ch == "\n":
+                    empty |= start
+                    start = True
+                elif ch not in " \t":
+                    start = False
+            return (start, empty)
+
+        def loop(body, states, sep=None):
+            # body any number of times (after the separator, but the first)
+            states = set(states)
+            while True:
+                more = set(states)
+                for st in states:
+                    more |= flow(body, st)
+                    if sep is not None:
+                        more |= flow(body, text(sep, st))
+                if more == states:
+                    return states
+                states = more
+
+        def flow(k, st):
+            if (k, st) in memo:
+                return memo[(k, st)]
+            memo[(k, st)] = {st}  # (a goal reached again through itself: as if it printed nothing)
+            g = self.goals[k]
+            if g.kind == "LIT":
+                out = {text(g.text, st)}
+            elif g.kind in ("NUM", "ENUM", "REAL"):
+                out = {(False, st[1])}
+            elif g.kind == "SEQ":
+                out = {st}
+                for kid in g.kids:
+                    out = set().union(*(flow(kid, s) for s in out))
+            elif g.kind == "ALT":
+                out = set().union(*(flow(kid, st) for kid in g.kids))
+            elif g.kind in ("CALL", "NEST"):
+                out = flow(g.a, st)
+            elif g.kind == "FOR":
+                out = loop(g.a, {st})
+            elif g.kind == "LIST":
+                out = {st}
+                for kid in g.kids:
+                    out = loop(kid, out, g.text)
+            elif g.kind == "ITEM":
+                out = {st} | flow(g.a, st)
+            else:
+                out = {st}
+            memo[(k, st)] = out
+            return out
+
+        return all(empty for _, empty in flow(root, (True, False)))
 
     def init_lines(self, t, lv, depth=0):
         """C statements setting object `lv` (a C lvalue) of type t to what

@@ -196,6 +196,8 @@ struct isa_asm {
     * with come from them */
    const struct isa_asm_chained *chained;
    uint32_t n_chained;
+   uint8_t empty_lines; /* every unit's text has an empty line (Midgard's bundle end): an empty line
+                         * in a text is a unit's end, and a template's line break reads across none */
 };
 
 #ifdef __cplusplus
