@@ -131,7 +131,7 @@ static const struct {
    const char *spec;
    unsigned percent;
 } random_floor[] = {
-   {"midgard", 38},
+   {"midgard", 64},
 };
 
 static unsigned floor_of(const char *spec)
