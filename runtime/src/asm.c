@@ -3037,6 +3037,36 @@ static int rest_is_blank(const struct matcher *m, size_t at)
    return 1;
 }
 
+/* Where every unit's text has an empty line, one more right after a
+ * unit's is a unit whose text is that empty line alone (Midgard's bundle
+ * with no instructions): m->pos is put at it.  Beside a comment line,
+ * and after the last unit, empty lines are layout. */
+static int empty_unit_here(struct matcher *m)
+{
+   size_t at = m->pos, back = at;
+   while (at < m->len && (m->text[at] == ' ' || m->text[at] == '\t' || m->text[at] == '\r'))
+      at++;
+   if (at >= m->len || m->text[at] != '\n' || rest_is_blank(m, at))
+      return 0;
+   /* the lines around: the next one with text, the last one before */
+   size_t next = at;
+   while (next < m->len && isspace((unsigned char)m->text[next]))
+      next++;
+   if (m->text[next] == '#' || m->text[next] == ';')
+      return 0;
+   while (back > 0 && isspace((unsigned char)m->text[back - 1]))
+      back--;
+   size_t line = back;
+   while (line > 0 && m->text[line - 1] != '\n')
+      line--;
+   while (line < back && (m->text[line] == ' ' || m->text[line] == '\t'))
+      line++;
+   if (line < back && (m->text[line] == '#' || m->text[line] == ';'))
+      return 0;
+   m->pos = at;
+   return 1;
+}
+
 /* A fresh unit, nothing known of it. */
 static void start_unit(struct matcher *m)
 {
@@ -3263,7 +3293,8 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
    labels->pass++;
    m->labels = labels;
    for (;;) {
-      skip_blank(m, 0, 1);
+      if (!(m->t->empty_lines && index > 0 && !recovering && empty_unit_here(m)))
+         skip_blank(m, 0, 1);
       if (m->pos >= m->len)
          break;
       /* a label (not a listing's offset prefix, which may look like one) */

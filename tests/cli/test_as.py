@@ -574,6 +574,17 @@ class Midgard(Scratch):
                 self.assertEqual((len(out), out[0] & 15), (32, tag))
                 self.assertEqual(dis("midgard", out.hex()).rstrip("\n"), text.rstrip("\n"))
 
+    def test_an_extra_empty_line_is_a_bundle_with_no_instructions(self):
+        # Mesa prints an ALU bundle with no units as an empty line alone
+        # (the corpus has 35 such programs): one more empty line after a
+        # bundle's own is such a bundle, 16 bytes with no unit bit set
+        text = "FRCP.f32 R0.w, R0.w, #0\n\n\nFMUL.f32 R0.xyz, R0.xyz, R0.www\n"
+        code, out, err = run("as", "--isa", "midgard", "-", stdin=text.encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(len(out), 48)
+        self.assertEqual(int.from_bytes(out[16:20], "little") >> 8, 0, "no unit bit (nor any other) in the middle bundle")
+        self.assertEqual(dis("midgard", out.hex()).rstrip("\n"), text.rstrip("\n"))
+
     def test_empty_lines_beside_comments_are_layout(self):
         # a header comment with an empty line after it; a comment line
         # between two bundles with empty lines around it; a comment line
