@@ -64,13 +64,20 @@ static int64_t ${P}_asm_p${k}(const void *self, const int64_t *P, const struct i
 }
 %   endif
 % endfor
-<% reads, firsts, free = [], [], [] %>\
+<% reads, firsts, free, masks = [], [], [], [] %>\
 % for e in a.exprs:
-<% firsts.append(len(reads)); reads.extend(r[1] if r[0] == 'var' else -1 - r[1] for r in e.reads); free.extend(e.free) %>\
+<% firsts.append(len(reads)); reads.extend(r[1] if r[0] == 'var' else -1 - r[1] for r in e.reads); free.extend(e.free); masks.extend(a.read_masks(e)) %>\
 % endfor
 
 static const int32_t ${P}_asm_reads[] = {
 % for ln in g.wrap_items([str(x) for x in reads] or ['0']):
+   ${ln}
+% endfor
+};
+
+/* per read: the bits of its field that can change the expression's value (0: all) */
+static const uint64_t ${P}_asm_masks[] = {
+% for ln in g.wrap_items([('UINT64_C(0x%x)' % x if x else '0') for x in masks] or ['0']):
    ${ln}
 % endfor
 };
@@ -250,6 +257,7 @@ static const struct isa_asm ${P}_asm = {
    ${P}_asm_exprs,
    ${P}_asm_reads,
    ${P}_asm_free,
+   ${P}_asm_masks,
    ${P}_asm_vars,
    ${P}_asm_enums,
    ${P}_asm_init,

@@ -615,7 +615,7 @@ static void notify(struct matcher *m, size_t p)
    }
 }
 
-static unsigned lowest_bit(uint64_t x)
+static unsigned first_set_bit(uint64_t x)
 {
 #if defined(__GNUC__)
    return (unsigned)__builtin_ctzll(x);
@@ -635,7 +635,7 @@ static int next_in(const struct matcher *m, const uint64_t *bits, unsigned *j)
    for (unsigned w = *j / 64; 64 * w < m->n_cons; w++) {
       uint64_t b = bits[w] & (w == *j / 64 ? ~(uint64_t)0 << (*j % 64) : ~(uint64_t)0);
       if (b) {
-         *j = 64 * w + lowest_bit(b);
+         *j = 64 * w + first_set_bit(b);
          return *j < m->n_cons;
       }
    }
@@ -943,7 +943,7 @@ static int settle(struct matcher *m)
       for (unsigned w = 0; m->n_pending;) {
          while (!m->pending[w])
             w++;
-         unsigned i = 64 * w + lowest_bit(m->pending[w]);
+         unsigned i = 64 * w + first_set_bit(m->pending[w]);
          m->pending[w] &= m->pending[w] - 1;
          m->n_pending--;
          struct con *c = &m->cons[i];
@@ -1992,10 +1992,32 @@ struct unknown_set {
    int32_t vars[MAX_SEARCH_VARS];
    unsigned frames[MAX_SEARCH_VARS];
    uint8_t widths[MAX_SEARCH_VARS];
+   uint64_t masks[MAX_SEARCH_VARS]; /* the field's bits searched (isa_asm.masks), or 0: all */
+   int use_masks; /* (set by the caller: only a search over every waiting equation's bits may) */
    unsigned n, bits;
    unsigned links[MAX_SEARCH_VARS]; /* the links followed to them, callee first */
    unsigned n_links;
 };
+
+static unsigned popcount64(uint64_t x)
+{
+   unsigned n = 0;
+   for (; x; x &= x - 1)
+      n++;
+   return n;
+}
+
+/* Field j of u is read in the bits of `mask` (0: all) too. */
+static void widen_mask(const struct matcher *m, struct unknown_set *u, unsigned j, uint64_t mask)
+{
+   uint64_t old = u->masks[j], now = old && mask ? old | mask : 0;
+   if (now == old)
+      return;
+   u->bits -= u->widths[j];
+   u->masks[j] = now;
+   u->widths[j] = (uint8_t)(now ? popcount64(now) : m->t->vars[u->vars[j]].width);
+   u->bits += u->widths[j];
+}
 
 static int unknown_fields(const struct matcher *m, const struct side *s, struct unknown_set *u, unsigned depth)
 {
@@ -2050,17 +2072,22 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
             return 0;
          continue;
       }
+      uint64_t mask = u->use_masks && m->t->masks ? m->t->masks[e->first + i] : 0;
       int dup = 0;
       for (unsigned j = 0; j < u->n; j++)
-         dup |= u->vars[j] >= 0 && var_at(m, u->vars[j], u->frames[j]) == at;
+         if (u->vars[j] >= 0 && var_at(m, u->vars[j], u->frames[j]) == at) {
+            widen_mask(m, u, j, mask);
+            dup = 1;
+         }
       if (dup)
          continue;
       if (u->n == MAX_SEARCH_VARS)
          return 0;
       u->vars[u->n] = r;
       u->frames[u->n] = s->frame;
-      u->widths[u->n] = m->t->vars[r].width;
-      u->bits += m->t->vars[r].width;
+      u->masks[u->n] = mask;
+      u->widths[u->n] = (uint8_t)(mask ? popcount64(mask) : m->t->vars[r].width);
+      u->bits += u->widths[u->n];
       u->n++;
    }
    return 1;
@@ -2075,8 +2102,18 @@ static int assign_packed(struct matcher *m, const struct unknown_set *u, uint64_
    for (unsigned j = 0; ok && j < u->n; j++) {
       unsigned width = u->widths[j];
       int64_t val = (int64_t)(x & (((uint64_t)1 << width) - 1));
-      if (u->vars[j] >= 0 && m->t->vars[u->vars[j]].is_signed && width && (val >> (width - 1)) & 1)
+      if (u->vars[j] >= 0 && u->masks[j]) {
+         /* the searched bits in their places, the others as they stand */
+         const struct isa_asm_var *v = &m->t->vars[u->vars[j]];
+         uint64_t cur = (uint64_t)load(m->unit + var_at(m, u->vars[j], u->frames[j]), v), put = 0;
+         unsigned b = 0;
+         for (uint64_t mk = u->masks[j]; mk; mk &= mk - 1, b++)
+            if (((uint64_t)val >> b) & 1)
+               put |= mk & (~mk + 1);
+         val = (int64_t)((cur & ~u->masks[j]) | put);
+      } else if (u->vars[j] >= 0 && m->t->vars[u->vars[j]].is_signed && width && (val >> (width - 1)) & 1) {
          val -= (int64_t)1 << width;
+      }
       x >>= width;
       *same &= as_is && val == as_is[j];
       ok = assign(m, u->vars[j], u->frames[j], val);
@@ -2394,6 +2431,33 @@ static int probe_notified(struct matcher *m)
 
 static int close_from(struct matcher *m);
 
+/* The fields of u are searched in the bits of them some waiting equation
+ * reads (a field's bits no equation reads stay as they stand). */
+static void widen_to_waiting(const struct matcher *m, struct unknown_set *u)
+{
+   for (unsigned j = 0; next_waiting(m, &j); j++) {
+      const struct con *c = &m->cons[j];
+      for (int k = 0; k < 2; k++) {
+         const struct side *s = k ? &c->b : &c->a;
+         if (s->kind != SIDE_EXPR)
+            continue;
+         const struct isa_asm_expr *e = expr_of(m, s);
+         for (unsigned i = 0; i < e->n; i++) {
+            int32_t r = m->t->reads[e->first + i];
+            size_t at = r < 0 ? SIZE_MAX : var_at(m, r, s->frame);
+            for (unsigned v = 0; v < u->n; v++) {
+               if (u->vars[v] < 0 || !u->masks[v])
+                  continue;
+               if (at == AT_UNKNOWN)
+                  widen_mask(m, u, v, 0); /* (an element whose place is not known: it may be this one) */
+               else if (at == var_at(m, u->vars[v], u->frames[v]))
+                  widen_mask(m, u, v, m->t->masks[e->first + i]);
+            }
+         }
+      }
+   }
+}
+
 /* A guess of read `which` of side s for `want` (alt: its dropped bits),
  * refined through a waiting equation F == e(F) of the same field: F takes
  * e(guess) instead (Midgard's condition code repeated eight times: the
@@ -2502,6 +2566,7 @@ static int close_from(struct matcher *m)
       if (is_link(m, c))
          continue;
       memset(&u, 0, sizeof u);
+      u.use_masks = 1;
       if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
          continue;
       if (!found || u.bits < best.bits) {
@@ -2522,6 +2587,8 @@ static int close_from(struct matcher *m)
       if (!found)
          return 0;
    }
+   if (best.use_masks)
+      widen_to_waiting(m, &best);
    unsigned n = best.n, bits = best.bits;
    int32_t *vars = best.vars;
    unsigned *frames = best.frames;

@@ -141,5 +141,44 @@ class NarrowParameter(unittest.TestCase):
                 self.assertEqual((r.returncode, r.stdout.strip(), r.stderr), (0, hex_, ""), text)
 
 
+# A value no guess inverts (the field is read twice), of a 16-bit field of
+# which only the low 10 bits matter: the assembler searches those 10 bits,
+# fewer than the 12 it searches at most, and keeps the others as they stand.
+MASKED = """<?xml version="1.0"?>
+<isa name="toy-mask">
+  <stream unit="S"/>
+  <struct name="S" bits="16">
+    <field name="f" bits="0..15" type="uint"/>
+    <display>sq {(f &amp; 0x3FF) * (f &amp; 0x3FF):d}</display>
+  </struct>
+</isa>
+"""
+
+
+class SearchedBits(unittest.TestCase):
+    def test_only_the_bits_a_value_depends_on_are_searched(self):
+        with tempfile.TemporaryDirectory() as d:
+            xml, lib = os.path.join(d, "toy-mask.xml"), os.path.join(d, "toy-mask.so")
+            with open(xml, "w", encoding="utf-8") as f:
+                f.write(MASKED)
+            r = run([os.path.join(ROOT, "gen", "isagen"), "lint", "-q", "--asm", xml])
+            self.assertEqual((r.returncode, r.stderr), (0, ""), "10 bits to search: no warning")
+            with open(xml, "w", encoding="utf-8") as f:
+                f.write(MASKED.replace("0x3FF", "0xFFFF"))
+            r = run([os.path.join(ROOT, "gen", "isagen"), "lint", "-q", "--asm", xml])
+            self.assertIn("its 16 bits are more than the 12 the assembler searches", r.stderr)
+            with open(xml, "w", encoding="utf-8") as f:
+                f.write(MASKED)
+            r = run([os.path.join(ROOT, "gen", "isagen"), "build", xml, "-o", lib])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            # 1046529 = 1023 * 1023: f = 0x3FF; 144: f = 12; f's bits 10..15
+            # keep their default, 0.  Little-endian.
+            for text, hex_ in (("sq 1046529", "ff03"), ("sq 144", "0c00"), ("sq 0", "0000")):
+                r = run([ISA, "as", "--load", lib, "--isa", "toy-mask", "--hex", "-"], input=text + "\n")
+                self.assertEqual((r.returncode, r.stdout.strip(), r.stderr), (0, hex_, ""), text)
+            r = run([ISA, "as", "--load", lib, "--isa", "toy-mask", "--hex", "-"], input="sq 2\n")
+            self.assertEqual(r.returncode, 1, "2 is no square")
+
+
 if __name__ == "__main__":
     unittest.main()

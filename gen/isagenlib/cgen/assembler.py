@@ -591,7 +591,9 @@ class AsmTables:
             return
         if any(r[0] == "param" for r in e.reads):
             return  # parameters take their arguments' guesses
-        bits = sum(self.vars[r[1]].width for r in e.reads)
+        # (a field's bits the value does not depend on are not searched)
+        bits = sum(bin(mask).count("1") if mask else self.vars[r[1]].width
+                   for r, mask in zip(e.reads, self.read_masks(e)))
         if bits > SEARCH_BITS and not any(x is not None for x in e.proposals):
             self.warnings.append((self.fail(node, "").loc,
                                   f"no guess for this value, and its {bits} bits are more than the "
@@ -1116,6 +1118,76 @@ class AsmTables:
         return len(e.reads) == 1 and e.reads[0][0] == "var" and isinstance(node, X.Path) and \
             isinstance(node.ref, R.FieldValue) and node.ref.prop is None
 
+    def read_masks(self, e):
+        """Per read of expression e: the bits of its field that can change
+        e's value (a field read through `s & 3`, `bit(s, 2)`, `bits(s, 3, 3)`
+        matters in its bits 0..5 only: a search tries those), or 0 when all
+        may (and for a parameter, or a signed field)."""
+        out, outer = {}, self.loops
+        self.loops = e.loops  # (the {for} variables as where e was made)
+        try:
+            if not e.address:
+                self.demanded(e.node, e.scope, e.operand, ALL_BITS, out)
+        finally:
+            self.loops = outer
+        masks = []
+        for r in e.reads:
+            v = self.vars[r[1]] if r[0] == "var" else None
+            full = (1 << v.width) - 1 if v is not None and v.width < 64 else ALL_BITS
+            m = out.get(r, ALL_BITS) & full
+            masks.append(0 if v is None or v.signed or m in (0, full) else m)
+        return masks
+
+    def demanded(self, node, scope, operand, d, out):
+        """Add to out, per read of node, the bits of it that can change
+        bits d of node's value (all of them where that is not plain)."""
+        def every(n):
+            reads = []
+            self.reads_of(n, scope, operand, reads)
+            for r in reads:
+                out[r] = ALL_BITS
+
+        if isinstance(node, (X.Path, X.Var)):
+            ref = node.ref
+            if isinstance(ref, R.LetValue):
+                return self.demanded(self.let_value(ref, node), scope, operand, d, out)
+            reads = []
+            self.reads_of(node, scope, operand, reads)
+            if isinstance(node, X.Path) and isinstance(ref, R.FieldValue) and ref.prop is None and len(reads) == 1:
+                out[reads[0]] = out.get(reads[0], 0) | d
+            else:
+                every(node)
+            return
+        if isinstance(node, X.Binary):
+            k = constant(node.b)
+            if node.op == "&" and (k is not None or constant(node.a) is not None):
+                kept, other = (k, node.a) if k is not None else (constant(node.a), node.b)
+                return self.demanded(other, scope, operand, d & kept if kept >= 0 else d, out)
+            if node.op == ">>" and k is not None and 0 <= k < 64:
+                return self.demanded(node.a, scope, operand, (d << k) & ALL_BITS, out)
+            if node.op == "<<" and k is not None and 0 <= k < 64:
+                return self.demanded(node.a, scope, operand, d >> k, out)
+            if node.op in ("|", "^"):
+                self.demanded(node.a, scope, operand, d, out)
+                return self.demanded(node.b, scope, operand, d, out)
+        if isinstance(node, X.Call) and node.fn in ("bit", "bits"):
+            lo = constant(node.args[1])
+            w = 1 if node.fn == "bit" else constant(node.args[2])
+            if lo is not None and w is not None and 0 <= lo < 64 and 0 < w <= 64:
+                return self.demanded(node.args[0], scope, operand, ((d & ((1 << w) - 1)) << lo) & ALL_BITS, out)
+        if isinstance(node, X.Binary) and node.op in ("+", "-", "*"):
+            # a sum's or product's low bits come from its operands' low bits
+            low = (1 << d.bit_length()) - 1
+            self.demanded(node.a, scope, operand, low, out)
+            return self.demanded(node.b, scope, operand, low, out)
+        if isinstance(node, X.Unary) and node.op in ("~", "-"):
+            return self.demanded(node.arg, scope, operand, d if node.op == "~" else (1 << d.bit_length()) - 1, out)
+        if isinstance(node, X.Cond):
+            every(node.c)
+            self.demanded(node.a, scope, operand, d, out)
+            return self.demanded(node.b, scope, operand, d, out)
+        every(node)
+
     def value_bits(self, node):
         """The unsigned bits node's value always fits, or None: a parameter
         whose argument is `handle & 0xFF` takes one of 256 values whatever
@@ -1276,6 +1348,7 @@ def mentions(node, read, tables, scope, operand):
 
 
 LOSSY = 255  # a guess that can be off in many bits: the matcher tries it once, then searches
+ALL_BITS = (1 << 64) - 1
 
 
 class Loss:

@@ -168,6 +168,7 @@ struct isa_asm {
    const struct isa_asm_expr *exprs;
    const int32_t *reads;
    const uint8_t *free;
+   const uint64_t *masks; /* per read: the bits of its field that can change the expression (0: all) */
    const struct isa_asm_var *vars;
    const struct isa_asm_enum *enums;
    void (*init)(void *unit); /* a unit before its text is read: zero, and the XML defaults */
