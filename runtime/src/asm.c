@@ -930,6 +930,18 @@ static int try_con(struct matcher *m, struct con *c)
 
 static int watch_con(struct matcher *m, unsigned i);
 
+/* Waiting equation i, worked once: FAIL (nothing pending is left then),
+ * DONE (and marked so), or WAIT. */
+static int work(struct matcher *m, unsigned i)
+{
+   int r = try_con(m, &m->cons[i]);
+   if (r == FAIL || m->overflow) {
+      clear_pending(m);
+      return FAIL;
+   }
+   return r == DONE && !set_done(m, i) ? FAIL : r;
+}
+
 /* Work the waiting equations until none moves; 0 when one fails.  Only
  * those a place they read became known since they were last worked can
  * move (the watches), unless all must be worked (rescan). */
@@ -946,20 +958,11 @@ static int settle(struct matcher *m)
          unsigned i = 64 * w + first_set_bit(m->pending[w]);
          m->pending[w] &= m->pending[w] - 1;
          m->n_pending--;
-         struct con *c = &m->cons[i];
-         if (i >= m->n_cons || c->done)
+         if (i >= m->n_cons || m->cons[i].done)
             continue;
-         int r = try_con(m, c);
-         if (r == FAIL || m->overflow) {
-            clear_pending(m);
+         int r = work(m, i);
+         if (r == FAIL || (r == WAIT && m->cons[i].indexed && !watch_con(m, i)))
             return 0;
-         }
-         if (r == DONE) {
-            if (!set_done(m, i))
-               return 0;
-         } else if (c->indexed && !watch_con(m, i)) {
-            return 0;
-         }
          w = 0; /* the lowest first, as the equations were added */
       }
       return 1;
@@ -970,22 +973,13 @@ static int settle(struct matcher *m)
    while (moved) {
       moved = 0;
       for (unsigned i = 0; i < m->n_cons; i++) {
-         struct con *c = &m->cons[i];
-         if (c->done)
+         if (m->cons[i].done)
             continue;
          unsigned before = m->n_trail;
-         int r = try_con(m, c);
-         if (r == FAIL || m->overflow) {
-            clear_pending(m);
+         int r = work(m, i);
+         if (r == FAIL)
             return 0;
-         }
-         if (r == DONE) {
-            if (!set_done(m, i))
-               return 0;
-            moved = 1;
-         } else if (m->n_trail != before) {
-            moved = 1;
-         }
+         moved |= r == DONE || m->n_trail != before;
       }
    }
    clear_pending(m); /* (what the last pass set moved nothing) */
@@ -1071,17 +1065,9 @@ static int add_con(struct matcher *m, struct con c)
    }
    /* the new equation alone; the others only if it told a value */
    clear_notified(m);
-   int r = try_con(m, &m->cons[i]);
-   if (r == FAIL || m->overflow) {
-      clear_pending(m);
+   int r = work(m, i);
+   if (r == FAIL || (r == WAIT && !watch_con(m, i)))
       return 0;
-   }
-   if (r == DONE) {
-      if (!set_done(m, i))
-         return 0;
-   } else if (!watch_con(m, i)) {
-      return 0;
-   }
    if ((m->n_pending || m->rescan) && !settle(m))
       return 0;
    /* it, and what waits on the values it told (a parameter's value that
