@@ -32,7 +32,7 @@
 
 #define MAX_FRAMES 256     /* operand calls per unit */
 #define MAX_CONS 1024      /* equations per unit */
-#define MAX_TRAIL 4096     /* undo records per unit */
+#define MAX_TRAIL 16384    /* undo records per unit (watches take at most half) */
 #define SEARCH_BITS 12     /* the most unknown bits one waiting equation may search */
 #define STEP_BUDGET 1000000 /* goals, closings and settlings per unit before giving up */
 #define MAX_EXPECTED 512   /* alternatives noted for an error */
@@ -977,7 +977,7 @@ static int settle(struct matcher *m)
             continue;
          unsigned before = m->n_trail;
          int r = work(m, i);
-         if (r == FAIL)
+         if (r == FAIL || (r == WAIT && m->cons[i].indexed && !watch_con(m, i)))
             return 0;
          moved |= r == DONE || m->n_trail != before;
       }
@@ -992,7 +992,7 @@ static int watch_place(struct matcher *m, size_t p, unsigned i)
    uint32_t h = m->watch_head[p];
    if (h && m->watch[h - 1].con == i)
       return 1;
-   if (m->n_watch >= MAX_WATCH) {
+   if (m->n_watch >= MAX_WATCH || m->n_trail >= MAX_TRAIL / 2) {
       m->watch_full = 1; /* settle works them all, for the rest of the unit */
       return 1;
    }
@@ -2547,18 +2547,26 @@ static int close_from(struct matcher *m)
    struct unknown_set best, u;
    memset(&best, 0, sizeof best);
    int found = 0;
-   for (unsigned j = first; next_waiting(m, &j); j++) {
-      const struct con *c = &m->cons[j];
-      if (is_link(m, c))
-         continue;
-      memset(&u, 0, sizeof u);
-      u.use_masks = 1;
-      if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
-         continue;
-      if (!found || u.bits < best.bits) {
-         best = u;
-         found = 1;
+   /* by the bits of the fields the equation reads; when the other waiting
+    * equations read more of them than a search covers, by whole fields,
+    * as an equation that fits may be found that way */
+   for (int masked = 1; masked >= 0 && !(found && best.bits <= SEARCH_BITS); masked--) {
+      found = 0;
+      for (unsigned j = first; next_waiting(m, &j); j++) {
+         const struct con *c = &m->cons[j];
+         if (is_link(m, c))
+            continue;
+         memset(&u, 0, sizeof u);
+         u.use_masks = masked;
+         if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
+            continue;
+         if (!found || u.bits < best.bits) {
+            best = u;
+            found = 1;
+         }
       }
+      if (found && masked)
+         widen_to_waiting(m, &best);
    }
    if (!found) {
       /* only links wait: their arguments' fields as they stand */
@@ -2573,8 +2581,6 @@ static int close_from(struct matcher *m)
       if (!found)
          return 0;
    }
-   if (best.use_masks)
-      widen_to_waiting(m, &best);
    unsigned n = best.n, bits = best.bits;
    int32_t *vars = best.vars;
    unsigned *frames = best.frames;

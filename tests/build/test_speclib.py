@@ -179,6 +179,69 @@ class SearchedBits(unittest.TestCase):
             r = run([ISA, "as", "--load", lib, "--isa", "toy-mask", "--hex", "-"], input="sq 2\n")
             self.assertEqual(r.returncode, 1, "2 is no square")
 
+    def test_a_search_the_other_equations_widen_is_chosen_by_whole_fields(self):
+        # the first value reads 4 bits of f, but the third reads all 16: a
+        # search of f is too wide, and g's 10 bits are searched instead
+        # (then the third equation gives f).  9 = 3 * 3 (f & 0xF = 3), 4 =
+        # 2 * 2 (g = 2), 4585 = f - 74: f = 4659 = 0x1233; the unit is
+        # f | g << 16 = 0x00021233, little-endian.
+        xml = """<?xml version="1.0"?>
+<isa name="toy-best">
+  <stream unit="S"/>
+  <struct name="S" bits="32">
+    <field name="f" bits="0..15" type="uint"/>
+    <field name="g" bits="16..25" type="uint"/>
+    <reserved bits="26..31"/>
+    <display>a {(f &amp; 0xF) * (f &amp; 0xF):d} b {g * g:d} c {f - g * 37:d}</display>
+  </struct>
+</isa>
+"""
+        self.assertEqual(self.assemble(xml, "toy-best", "a 9 b 4 c 4585"), (0, "33120200", ""))
+
+    def test_a_value_that_reaches_bit_63_is_not_taken_as_unsigned(self):
+        # ((h & 0xF) << 60) >> 56 is a signed byte (the shift is arithmetic):
+        # the parameter may be -128, which an 8-bit unsigned search misses.
+        # 16384 = (-128)^2: h = 8.
+        xml = """<?xml version="1.0"?>
+<isa name="toy-vb">
+  <stream unit="S"/>
+  <operand name="Sq">
+    <param name="u"/>
+    <case display="{u * u:d}"/>
+  </operand>
+  <struct name="S" bits="16">
+    <field name="h" bits="0..15" type="uint"/>
+    <display>s {Sq(((h &amp; 0xF) &lt;&lt; 60) &gt;&gt; 56)}</display>
+  </struct>
+</isa>
+"""
+        self.assertEqual(self.assemble(xml, "toy-vb", "s 16384"), (0, "0800", ""))
+        self.assertEqual(self.assemble(xml, "toy-vb", "s 1024"), (0, "0200", ""))
+
+    def test_a_unit_of_900_values_is_not_past_the_undo_table(self):
+        # each value's equation waits on two fields, and watches them: the
+        # watches share the undo trail and must leave room for the values
+        fields = "".join(f'<field name="a{i}" bits="{8 * i}..{8 * i + 3}" type="uint"/>'
+                         f'<field name="b{i}" bits="{8 * i + 4}..{8 * i + 7}" type="uint"/>' for i in range(900))
+        display = "t " + " ".join(f"{{a{i} * b{i}:d}}" for i in range(900))
+        xml = (f'<?xml version="1.0"?>\n<isa name="toy-trail"><stream unit="S"/><struct name="S" bits="7200">'
+               f"{fields}<display>{display}</display></struct></isa>\n")
+        code, out, err = self.assemble(xml, "toy-trail", "t " + " ".join(["6"] * 900))
+        self.assertEqual((code, err), (0, ""))
+        # each byte: a in its low nibble, b in its high one, a * b = 6
+        products = {(b & 15) * (b >> 4) for b in bytes.fromhex(out)}
+        self.assertEqual((len(out), products), (1800, {6}))
+
+    def assemble(self, xml_text, name, text):
+        with tempfile.TemporaryDirectory() as d:
+            xml, lib = os.path.join(d, name + ".xml"), os.path.join(d, name + ".so")
+            with open(xml, "w", encoding="utf-8") as f:
+                f.write(xml_text)
+            r = run([os.path.join(ROOT, "gen", "isagen"), "build", xml, "-o", lib])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            r = run([ISA, "as", "--load", lib, "--isa", name, "--hex", "-"], input=text + "\n")
+            return r.returncode, r.stdout.strip(), r.stderr
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1191,12 +1191,18 @@ class AsmTables:
     def value_bits(self, node):
         """The unsigned bits node's value always fits, or None: a parameter
         whose argument is `handle & 0xFF` takes one of 256 values whatever
-        the 16 bits behind it, and the matcher searches those 256."""
+        the 16 bits behind it, and the matcher searches those 256.  At most
+        63: a value that reaches bit 63 may be negative (and `>>` of it is
+        arithmetic)."""
+        n = self.unsigned_bits(node)
+        return n if n is not None and n <= 63 else None
+
+    def unsigned_bits(self, node):
         if isinstance(node, X.Path) and isinstance(node.ref, R.LetValue) and node.ref.let.value is not None:
             return self.value_bits(self.let_value(node.ref, node))
         k = constant(node)
         if k is not None:
-            return k.bit_length() if 0 <= k < 1 << 64 else None
+            return k.bit_length() if 0 <= k < 1 << 63 else None
         if isinstance(node, X.Unary) and node.op == "!":
             return 1
         if isinstance(node, X.Binary):
@@ -1204,21 +1210,23 @@ class AsmTables:
                 return 1
             a, b = self.value_bits(node.a), self.value_bits(node.b)
             if node.op == "&":
-                return min(x for x in (a, b, 64) if x is not None)
+                known = [x for x in (a, b) if x is not None]
+                return min(known) if known else None
             if node.op in ("|", "^") and a is not None and b is not None:
                 return max(a, b)
             shift = constant(node.b)
             if node.op == ">>" and a is not None and shift is not None and shift >= 0:
                 return max(a - shift, 0)
-            if node.op == "<<" and a is not None and shift is not None and 0 <= shift and a + shift <= 64:
+            if node.op == "<<" and a is not None and shift is not None and 0 <= shift and a + shift <= 63:
                 return a + shift
             return None
         if isinstance(node, X.Call) and node.fn == "bit":
             return 1
         if isinstance(node, X.Call) and node.fn == "bits":
-            return constant(node.args[2])
+            w = constant(node.args[2])
+            return w if w is not None and 0 < w <= 63 else None
         f = R.field_of(getattr(node, "ref", None)) if isinstance(node, X.Path) else None
-        return f.width if f is not None and f.type.kind in ("uint", "bool", "enum") and f.width <= 64 else None
+        return f.width if f is not None and f.type.kind in ("uint", "bool", "enum") and f.width <= 63 else None
 
     def scope_type(self, e):
         return self.names.sname(e.scope) if e.scope is not None else None
