@@ -88,25 +88,6 @@ SCATTERED = """<?xml version="1.0"?>
 """
 
 
-class ScatteredBits(unittest.TestCase):
-    def test_a_value_of_scattered_field_bits_assembles(self):
-        with tempfile.TemporaryDirectory() as d:
-            xml, lib = os.path.join(d, "toy-scatter.xml"), os.path.join(d, "toy-scatter.so")
-            with open(xml, "w", encoding="utf-8") as f:
-                f.write(SCATTERED)
-            r = run([os.path.join(ROOT, "gen", "isagen"), "lint", "-q", "--asm", xml])
-            self.assertEqual((r.returncode, r.stderr), (0, ""), "a guess for both fields: no warning")
-            r = run([os.path.join(ROOT, "gen", "isagen"), "build", xml, "-o", lib])
-            self.assertEqual(r.returncode, 0, r.stderr)
-            # 31504 = 0x7B10: r = 0x7B10 >> 11 = 15; s's bits 0..1 are the
-            # value's 9..10 (1), bit 2 its bit 8 (1), bits 3..5 its 5..7
-            # (0), bits 6..10 its 0..4 (16): s = 16 << 6 | 4 | 1 = 1029.
-            # The unit is r | s << 5 = 0x80AF, little-endian.
-            for text, hex_ in (("imm 31504", "af80"), ("imm 0", "0000"), ("imm 65535", "ffff")):
-                r = run([ISA, "as", "--load", lib, "--isa", "toy-scatter", "--hex", "-"], input=text + "\n")
-                self.assertEqual((r.returncode, r.stdout.strip(), r.stderr), (0, hex_, ""), text)
-
-
 # An operand whose parameter is the low byte of a 16-bit field, printed
 # through bits no guess inverts alone (Midgard's texture register select):
 # the assembler searches the parameter's 256 values, not the field's 65536.
@@ -125,22 +106,6 @@ NARROW_PARAMETER = """<?xml version="1.0"?>
 """
 
 
-class NarrowParameter(unittest.TestCase):
-    def test_a_parameter_narrower_than_its_field_is_searched_itself(self):
-        with tempfile.TemporaryDirectory() as d:
-            xml, lib = os.path.join(d, "toy-sel.xml"), os.path.join(d, "toy-sel.so")
-            with open(xml, "w", encoding="utf-8") as f:
-                f.write(NARROW_PARAMETER)
-            r = run([os.path.join(ROOT, "gen", "isagen"), "build", xml, "-o", lib])
-            self.assertEqual(r.returncode, 0, r.stderr)
-            # "1.5.1": bit 1 set; bits 3..4 + 4 * bit 2 = 5, so bit 2 set and
-            # bits 3..4 = 1; bit 0 set: u = 0b01111.  h's other bits are
-            # not printed and keep their default, 0.  Little-endian.
-            for text, hex_ in (("sel 1.5.1", "0f00"), ("sel 0.0.0", "0000"), ("sel 1.7.1", "1f00")):
-                r = run([ISA, "as", "--load", lib, "--isa", "toy-sel", "--hex", "-"], input=text + "\n")
-                self.assertEqual((r.returncode, r.stdout.strip(), r.stderr), (0, hex_, ""), text)
-
-
 # A value no guess inverts (the field is read twice), of a 16-bit field of
 # which only the low 10 bits matter: the assembler searches those 10 bits,
 # fewer than the 12 it searches at most, and keeps the others as they stand.
@@ -155,37 +120,10 @@ MASKED = """<?xml version="1.0"?>
 """
 
 
-class SearchedBits(unittest.TestCase):
-    def test_only_the_bits_a_value_depends_on_are_searched(self):
-        with tempfile.TemporaryDirectory() as d:
-            xml, lib = os.path.join(d, "toy-mask.xml"), os.path.join(d, "toy-mask.so")
-            with open(xml, "w", encoding="utf-8") as f:
-                f.write(MASKED)
-            r = run([os.path.join(ROOT, "gen", "isagen"), "lint", "-q", "--asm", xml])
-            self.assertEqual((r.returncode, r.stderr), (0, ""), "10 bits to search: no warning")
-            with open(xml, "w", encoding="utf-8") as f:
-                f.write(MASKED.replace("0x3FF", "0xFFFF"))
-            r = run([os.path.join(ROOT, "gen", "isagen"), "lint", "-q", "--asm", xml])
-            self.assertIn("its 16 bits are more than the 12 the assembler searches", r.stderr)
-            with open(xml, "w", encoding="utf-8") as f:
-                f.write(MASKED)
-            r = run([os.path.join(ROOT, "gen", "isagen"), "build", xml, "-o", lib])
-            self.assertEqual(r.returncode, 0, r.stderr)
-            # 1046529 = 1023 * 1023: f = 0x3FF; 144: f = 12; f's bits 10..15
-            # keep their default, 0.  Little-endian.
-            for text, hex_ in (("sq 1046529", "ff03"), ("sq 144", "0c00"), ("sq 0", "0000")):
-                r = run([ISA, "as", "--load", lib, "--isa", "toy-mask", "--hex", "-"], input=text + "\n")
-                self.assertEqual((r.returncode, r.stdout.strip(), r.stderr), (0, hex_, ""), text)
-            r = run([ISA, "as", "--load", lib, "--isa", "toy-mask", "--hex", "-"], input="sq 2\n")
-            self.assertEqual(r.returncode, 1, "2 is no square")
-
-    def test_a_search_the_other_equations_widen_is_chosen_by_whole_fields(self):
-        # the first value reads 4 bits of f, but the third reads all 16: a
-        # search of f is too wide, and g's 10 bits are searched instead
-        # (then the third equation gives f).  9 = 3 * 3 (f & 0xF = 3), 4 =
-        # 2 * 2 (g = 2), 4585 = f - 74: f = 4659 = 0x1233; the unit is
-        # f | g << 16 = 0x00021233, little-endian.
-        xml = """<?xml version="1.0"?>
+# The closing search's choice: the first value reads 4 bits of f, but the
+# third reads all 16, so a search of f is too wide; g's 10 bits are
+# searched instead, and the third equation gives f.
+WIDENED = """<?xml version="1.0"?>
 <isa name="toy-best">
   <stream unit="S"/>
   <struct name="S" bits="32">
@@ -196,13 +134,10 @@ class SearchedBits(unittest.TestCase):
   </struct>
 </isa>
 """
-        self.assertEqual(self.assemble(xml, "toy-best", "a 9 b 4 c 4585"), (0, "33120200", ""))
 
-    def test_a_value_that_reaches_bit_63_is_not_taken_as_unsigned(self):
-        # ((h & 0xF) << 60) >> 56 is a signed byte (the shift is arithmetic):
-        # the parameter may be -128, which an 8-bit unsigned search misses.
-        # 16384 = (-128)^2: h = 8.
-        xml = """<?xml version="1.0"?>
+# ((h & 0xF) << 60) >> 56 is a signed byte (the shift is arithmetic): the
+# parameter may be -128, which an 8-bit unsigned search would miss.
+SIGNED_BYTE = """<?xml version="1.0"?>
 <isa name="toy-vb">
   <stream unit="S"/>
   <operand name="Sq">
@@ -215,8 +150,78 @@ class SearchedBits(unittest.TestCase):
   </struct>
 </isa>
 """
-        self.assertEqual(self.assemble(xml, "toy-vb", "s 16384"), (0, "0800", ""))
-        self.assertEqual(self.assemble(xml, "toy-vb", "s 1024"), (0, "0200", ""))
+
+
+class ToySpecs(unittest.TestCase):
+    """Values of shapes the assembler reads through its own steps, each in
+    a toy spec built with isagen build; the bytes are worked out by hand
+    (little-endian units)."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.dir = tmp.name
+
+    def write(self, name, xml_text):
+        path = os.path.join(self.dir, name + ".xml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(xml_text)
+        return path
+
+    def lint(self, name, xml_text):
+        return run([os.path.join(ROOT, "gen", "isagen"), "lint", "-q", "--asm", self.write(name, xml_text)])
+
+    def build(self, name, xml_text):
+        lib = os.path.join(self.dir, name + ".so")
+        r = run([os.path.join(ROOT, "gen", "isagen"), "build", self.write(name, xml_text), "-o", lib])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return lib
+
+    def assemble(self, lib, name, text):
+        r = run([ISA, "as", "--load", lib, "--isa", name, "--hex", "-"], input=text + "\n")
+        return r.returncode, r.stdout.strip(), r.stderr
+
+    def assert_assembles(self, name, xml_text, cases):
+        lib = self.build(name, xml_text)
+        for text, hex_ in cases:
+            self.assertEqual(self.assemble(lib, name, text), (0, hex_, ""), text)
+        return lib
+
+    def test_a_value_of_scattered_field_bits_assembles(self):
+        r = self.lint("toy-scatter", SCATTERED)
+        self.assertEqual((r.returncode, r.stderr), (0, ""), "a guess for both fields: no warning")
+        # 31504 = 0x7B10: r = 0x7B10 >> 11 = 15; s's bits 0..1 are the
+        # value's 9..10 (1), bit 2 its bit 8 (1), bits 3..5 its 5..7 (0),
+        # bits 6..10 its 0..4 (16): s = 16 << 6 | 4 | 1 = 1029.  The unit
+        # is r | s << 5 = 0x80AF.
+        self.assert_assembles("toy-scatter", SCATTERED,
+                              [("imm 31504", "af80"), ("imm 0", "0000"), ("imm 65535", "ffff")])
+
+    def test_a_parameter_narrower_than_its_field_is_searched_itself(self):
+        # "1.5.1": bit 1 set; bits 3..4 + 4 * bit 2 = 5, so bit 2 set and
+        # bits 3..4 = 1; bit 0 set: u = 0b01111.  h's other bits are not
+        # printed and keep their default, 0.
+        self.assert_assembles("toy-sel", NARROW_PARAMETER,
+                              [("sel 1.5.1", "0f00"), ("sel 0.0.0", "0000"), ("sel 1.7.1", "1f00")])
+
+    def test_only_the_bits_a_value_depends_on_are_searched(self):
+        r = self.lint("toy-mask", MASKED)
+        self.assertEqual((r.returncode, r.stderr), (0, ""), "10 bits to search: no warning")
+        r = self.lint("toy-mask16", MASKED.replace("0x3FF", "0xFFFF"))
+        self.assertIn("its 16 bits are more than the 12 the assembler searches", r.stderr)
+        # 1046529 = 1023 * 1023: f = 0x3FF; 144: f = 12; f's bits 10..15
+        # keep their default, 0
+        lib = self.assert_assembles("toy-mask", MASKED, [("sq 1046529", "ff03"), ("sq 144", "0c00"), ("sq 0", "0000")])
+        self.assertEqual(self.assemble(lib, "toy-mask", "sq 2")[0], 1, "2 is no square")
+
+    def test_a_search_the_other_equations_widen_is_chosen_by_whole_fields(self):
+        # 9 = 3 * 3 (f & 0xF = 3), 4 = 2 * 2 (g = 2), 4585 = f - 74:
+        # f = 4659 = 0x1233; the unit is f | g << 16 = 0x00021233
+        self.assert_assembles("toy-best", WIDENED, [("a 9 b 4 c 4585", "33120200")])
+
+    def test_a_value_that_reaches_bit_63_is_not_taken_as_unsigned(self):
+        # 16384 = (-128)^2: h = 8; 1024 = 32^2: h = 2
+        self.assert_assembles("toy-vb", SIGNED_BYTE, [("s 16384", "0800"), ("s 1024", "0200")])
 
     def test_a_unit_of_900_values_is_not_past_the_undo_table(self):
         # each value's equation waits on two fields, and watches them: the
@@ -226,22 +231,11 @@ class SearchedBits(unittest.TestCase):
         display = "t " + " ".join(f"{{a{i} * b{i}:d}}" for i in range(900))
         xml = (f'<?xml version="1.0"?>\n<isa name="toy-trail"><stream unit="S"/><struct name="S" bits="7200">'
                f"{fields}<display>{display}</display></struct></isa>\n")
-        code, out, err = self.assemble(xml, "toy-trail", "t " + " ".join(["6"] * 900))
+        code, out, err = self.assemble(self.build("toy-trail", xml), "toy-trail", "t " + " ".join(["6"] * 900))
         self.assertEqual((code, err), (0, ""))
         # each byte: a in its low nibble, b in its high one, a * b = 6
         products = {(b & 15) * (b >> 4) for b in bytes.fromhex(out)}
         self.assertEqual((len(out), products), (1800, {6}))
-
-    def assemble(self, xml_text, name, text):
-        with tempfile.TemporaryDirectory() as d:
-            xml, lib = os.path.join(d, name + ".xml"), os.path.join(d, name + ".so")
-            with open(xml, "w", encoding="utf-8") as f:
-                f.write(xml_text)
-            r = run([os.path.join(ROOT, "gen", "isagen"), "build", xml, "-o", lib])
-            self.assertEqual(r.returncode, 0, r.stderr)
-            r = run([ISA, "as", "--load", lib, "--isa", name, "--hex", "-"], input=text + "\n")
-            return r.returncode, r.stdout.strip(), r.stderr
-
 
 if __name__ == "__main__":
     unittest.main()
