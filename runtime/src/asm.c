@@ -1985,14 +1985,6 @@ struct unknown_set {
    unsigned n_links;
 };
 
-static unsigned popcount64(uint64_t x)
-{
-   unsigned n = 0;
-   for (; x; x &= x - 1)
-      n++;
-   return n;
-}
-
 /* Field j of u is read in the bits of `mask` (0: all) too. */
 static void widen_mask(const struct matcher *m, struct unknown_set *u, unsigned j, uint64_t mask)
 {
@@ -2001,7 +1993,7 @@ static void widen_mask(const struct matcher *m, struct unknown_set *u, unsigned 
       return;
    u->bits -= u->widths[j];
    u->masks[j] = now;
-   u->widths[j] = (uint8_t)(now ? popcount64(now) : m->t->vars[u->vars[j]].width);
+   u->widths[j] = (uint8_t)(now ? (unsigned)isa_x_popcount((int64_t)now) : m->t->vars[u->vars[j]].width);
    u->bits += u->widths[j];
 }
 
@@ -2072,7 +2064,7 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
       u->vars[u->n] = r;
       u->frames[u->n] = s->frame;
       u->masks[u->n] = mask;
-      u->widths[u->n] = (uint8_t)(mask ? popcount64(mask) : m->t->vars[r].width);
+      u->widths[u->n] = (uint8_t)(mask ? (unsigned)isa_x_popcount((int64_t)mask) : m->t->vars[r].width);
       u->bits += u->widths[u->n];
       u->n++;
    }
