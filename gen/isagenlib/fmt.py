@@ -39,7 +39,7 @@ RNG_NS = "{http://relaxng.org/ns/structure/1.0}"
 EXPR_ATTRS = {"check", "when", "value", "args", "length", "present", "count", "size", "index", "stop", "next"}
 TEMPLATE_ELEMENTS = {"display", "message"}
 LONG_TEMPLATES = {"case": "display", "rule": "message"}  # element -> its template attribute
-BLOCK_OPEN = ("if", "for", "list")
+BLOCK_OPEN = ("if", "for", "list", "optional")
 BLOCK_SEP = ("elif", "else", "item")
 
 

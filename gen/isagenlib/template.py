@@ -18,6 +18,12 @@ run-time interpretation):
                         the items whose EXPR holds, SEP between them; an
                         {item} without EXPR is there when it prints text
     {NAME(ARGS)}        operand NAME printed with these arguments
+    {optional} ... {end}
+                        printed as if it were not there; the assembler also
+                        reads the text without it (the instruction number a
+                        dump prints before each instruction, a suffix a
+                        hand-written program leaves out): what only it shows
+                        then takes its default
     {# TEXT}            a comment: prints nothing
     {{  }}  \\n  \\t  \\\\          literal braces, newline, tab, backslash
 
@@ -69,6 +75,24 @@ class List:
 class Pad:
     def __init__(self, width, body, pos):
         self.width, self.body, self.pos = width, body, pos
+
+
+class Optional:
+    """{optional}...{end}: printed as its body; text may leave it out."""
+
+    def __init__(self, body, pos):
+        self.body, self.pos = body, pos
+
+
+def spliced(parts):
+    """parts with each {optional}'s body in its place (what a printer
+    prints: an {optional} is there in print)."""
+    if not any(isinstance(p, Optional) for p in parts or ()):
+        return parts
+    out = []
+    for p in parts:
+        out.extend(spliced(p.body) if isinstance(p, Optional) else [p])
+    return out
 
 
 MAX_FORMAT_WIDTH = 64
@@ -245,10 +269,16 @@ def parse(text, legacy_pad=False):
                 node = X.parse(stripped[3:])
                 _shift(node, start + lead + 3)
                 stack.append(("pad", [], {"width": node, "pos": pos}))
+            elif stripped == "optional":
+                stack.append(("optional", [], {"pos": pos}))
             elif stripped == "end":
                 if len(stack) == 1:
-                    raise TemplateError(pos, "{end} without {if}, {for}, {list} or {pad}")
+                    raise TemplateError(pos, "{end} without {if}, {for}, {list}, {optional} or {pad}")
                 kind, parts, data = stack.pop()
+                if kind == "optional":
+                    stack[-1][1].append(Optional(parts, data["pos"]))
+                    pos = end + 1
+                    continue
                 if kind == "pad":
                     stack[-1][1].append(Pad(data["width"], parts, data["pos"]))
                     pos = end + 1
@@ -359,6 +389,8 @@ class Visitor:
             return self.list_(p, *args)
         if isinstance(p, Pad):
             return self.pad(p, *args)
+        if isinstance(p, Optional):
+            return self.optional(p, *args)
         raise TypeError(p)
 
     def text(self, p, *args):
@@ -380,6 +412,9 @@ class Visitor:
             self.visit(body, *args)
 
     def pad(self, p, *args):
+        self.visit(p.body, *args)
+
+    def optional(self, p, *args):
         self.visit(p.body, *args)
 
 
@@ -450,6 +485,8 @@ def text_of(parts):
             out.append("{end}")
         elif isinstance(p, Pad):
             out.append(f"{{pad {X.text_of(p.width)}}}{text_of(p.body)}{{end}}")
+        elif isinstance(p, Optional):
+            out.append(f"{{optional}}{text_of(p.body)}{{end}}")
         else:
             raise TypeError(p)
     return "".join(out)
@@ -482,6 +519,8 @@ def name_constant(parts, name):
             out.append(For(p.var, p.lo, p.hi, name_constant(p.body, name), p.pos))
         elif isinstance(p, List):
             out.append(List(p.sep, [(c, name_constant(b, name)) for c, b in p.items], p.pos))
+        elif isinstance(p, Optional):
+            out.append(Optional(name_constant(p.body, name), p.pos))
         else:
             out.append(p)
     return out

@@ -41,7 +41,7 @@
 #define PRINT_MAX 4096     /* a unit's printed text, for the check */
 #define MAX_PASSES 4       /* over a text with labels, until none moves */
 #define MAX_LABEL 64       /* characters of a label's name */
-#define MAX_SPANS 16       /* labels used in one unit */
+#define MAX_SPANS 64       /* text in one unit the check does not compare as printed (labels; lax) */
 #define MAX_WATCH 16384    /* (equation, place it reads) pairs per unit */
 #define MEMO_SLOTS 512     /* probes remembered per unit */
 #define MEMO_KEY 40        /* values that say what a probe depended on */
@@ -164,9 +164,13 @@ struct matcher {
    struct labels *labels;
    int recover;      /* numbers the place alone fixes are taken from the text (after a failed unit) */
    int trying_bounds; /* a {for}'s bound is being tried: a value out of range is no message */
-   unsigned n_spans; /* the labels the unit read so far uses, where they are in the text */
+   int lax;          /* a lax reading (after a strict one found nothing): see match_unit */
+   unsigned laxed;   /* {if} bodies read though the printer leaves them out, on the path being read */
+   unsigned best_laxed;
+   unsigned n_spans; /* text the unit's check does not compare as printed, in text order */
    size_t span_at[MAX_SPANS];
    uint32_t span_len[MAX_SPANS];
+   uint8_t span_kind[MAX_SPANS]; /* enum span_kind */
    /* the longest unit found so far: its text's end, bytes, decoded unit */
    size_t best_end, best_bytes;
    unsigned best_mismatch, mismatch; /* blank runs unlike the text's (blank_mismatches) */
@@ -216,6 +220,13 @@ static int is_word(int c)
    return isalnum((unsigned char)c) || c == '_';
 }
 
+/* Text character a where the template (or the printer) has b: the same,
+ * or in a lax reading, the same letter in the other case. */
+static int same_char(const struct matcher *m, char a, char b)
+{
+   return a == b || (m->lax && tolower((unsigned char)a) == tolower((unsigned char)b));
+}
+
 /* Skip blanks and comments (# or ; to the end of the line, unless the
  * template expects that very character next: `expect`, or 0); line ends
  * too when `lines` (where the template has one, and between units): a
@@ -233,6 +244,17 @@ static void skip_blank(struct matcher *m, int expect, int lines)
          break;
       }
    }
+}
+
+/* Text t[0..n) is name s (in a lax reading, in either case). */
+static int same_name(const struct matcher *m, const char *t, const char *s, size_t n)
+{
+   if (memcmp(t, s, n) == 0)
+      return 1;
+   for (size_t i = 0; m->lax && i < n; i++)
+      if (!same_char(m, t[i], s[i]))
+         return 0;
+   return m->lax;
 }
 
 static void expect(struct matcher *m, const char *what, size_t len)
@@ -312,7 +334,7 @@ static int match_text(struct matcher *m, const char *s, size_t n)
       if (m->pos < m->len && isspace((unsigned char)m->text[m->pos]) &&
           !(m->pos > 0 && is_word(m->text[m->pos - 1]) && is_word(s[i])))
          skip_blank(m, s[i], 0);
-      if (m->pos >= m->len || m->text[m->pos] != s[i])
+      if (m->pos >= m->len || !same_char(m, m->text[m->pos], s[i]))
          return 0;
       m->pos++;
       i++;
@@ -373,8 +395,35 @@ static size_t read_number(const struct matcher *m, unsigned f, size_t most, int6
    return digits;
 }
 
+/* A number in a lax reading, whatever the format the printer uses there:
+ * [-]digits or [-]0x hex digits, a whole word; the number of digits (0:
+ * there is none). */
+static size_t read_lax_number(const struct matcher *m, int64_t *value, size_t *end)
+{
+   size_t p = m->pos;
+   int neg = p < m->len && m->text[p] == '-';
+   p += neg || (p < m->len && m->text[p] == '+');
+   unsigned base = 10;
+   if (m->len - p > 2 && m->text[p] == '0' && (m->text[p + 1] | 0x20) == 'x' && isxdigit((unsigned char)m->text[p + 2])) {
+      base = 16;
+      p += 2;
+   }
+   uint64_t u = 0;
+   size_t digits = 0;
+   for (unsigned d; p < m->len && (d = (unsigned)digit_value(m->text[p])) < base; p++, digits++) {
+      if (u > (UINT64_MAX - d) / base)
+         return 0;
+      u = u * base + d;
+   }
+   if (!digits || (p < m->len && (is_word(m->text[p]) || m->text[p] == '.')) || (neg && u > (uint64_t)INT64_MAX + 1))
+      return 0;
+   *value = neg ? (int64_t)(0 - u) : (int64_t)u;
+   *end = p;
+   return digits;
+}
+
 /* A floating-point number's text: [-]digits[.digits][e[+-]digits], inf or
- * nan; 0 when there is none. */
+ * nan (in a lax reading, also 0x and the bits); 0 when there is none. */
 static int match_real(struct matcher *m, size_t *at, size_t *len)
 {
    skip_blank(m, 0, 0);
@@ -383,6 +432,19 @@ static int match_real(struct matcher *m, size_t *at, size_t *len)
       p++;
    if (m->len - p >= 3 && (!memcmp(m->text + p, "inf", 3) || !memcmp(m->text + p, "nan", 3))) {
       p += 3;
+   } else if (m->lax && m->len - p > 2 && m->text[p] == '0' && (m->text[p + 1] | 0x20) == 'x' &&
+              isxdigit((unsigned char)m->text[p + 2]) && m->text[m->pos] != '-' && m->text[m->pos] != '+') {
+      /* the bits, or a C hex float (0x1.8p1) */
+      for (p += 2; p < m->len && (isxdigit((unsigned char)m->text[p]) || m->text[p] == '.');)
+         p++;
+      if (p + 1 < m->len && (m->text[p] | 0x20) == 'p') {
+         size_t q = p + 1 + (m->text[p + 1] == '-' || m->text[p + 1] == '+');
+         if (q < m->len && isdigit((unsigned char)m->text[q])) {
+            while (q < m->len && isdigit((unsigned char)m->text[q]))
+               q++;
+            p = q;
+         }
+      }
    } else {
       while (p < m->len && m->text[p] >= '0' && m->text[p] <= '9')
          p++, digits++;
@@ -860,6 +922,33 @@ static int prints_as(struct matcher *m, const struct con *c)
    return n - k == c->len && memcmp(buf + k, m->text + c->at, c->len) == 0;
 }
 
+/* The bits of the half, binary32 or binary64 (as c's goal says) nearest
+ * c's number; in a lax reading, 0x digits are the bits themselves. */
+static int float_bits(const struct matcher *m, const struct con *c, int64_t *bits)
+{
+   char num[512];
+   memcpy(num, m->text + c->at, c->len);
+   num[c->len] = 0;
+   int half = c->truth == ISA_ASM_HALF_F || c->truth == ISA_ASM_HALF_G, f32 = (c->arg & ISA_ASM_F32_BITS) != 0;
+   if (m->lax && c->len > 2 && num[0] == '0' && (num[1] | 0x20) == 'x' && !strpbrk(num, ".pP")) {
+      errno = 0;
+      unsigned long long u = strtoull(num + 2, NULL, 16);
+      if (errno || (half && u > 0xFFFF) || (f32 && u > 0xFFFFFFFFu))
+         return 0;
+      *bits = (int64_t)u;
+      return 1;
+   }
+   double d = strtod(num, NULL);
+   /* (a double past a float's range converts as infinity, not as undefined behaviour) */
+   float x = d > FLT_MAX ? INFINITY : d < -FLT_MAX ? -INFINITY : (float)d;
+   uint32_t bits32;
+   uint64_t bits64;
+   memcpy(&bits32, &x, sizeof bits32);
+   memcpy(&bits64, &d, sizeof bits64);
+   *bits = half ? (int64_t)isa_double_to_half(d) : f32 ? (int64_t)bits32 : (int64_t)bits64;
+   return 1;
+}
+
 static int try_con(struct matcher *m, struct con *c)
 {
    unsigned w;
@@ -867,19 +956,11 @@ static int try_con(struct matcher *m, struct con *c)
       unsigned n = unknowns(m, &c->a, &w);
       int half = c->truth == ISA_ASM_HALF_F || c->truth == ISA_ASM_HALF_G;
       int f32 = (c->arg & ISA_ASM_F32_BITS) != 0, f64 = (c->arg & ISA_ASM_F64_BITS) != 0;
-      if (n >= 1 && (half || f32 || f64) && c->len < 512) {
+      int64_t want = 0;
+      int bits = (half || f32 || f64) && c->len < 512 && float_bits(m, c, &want);
+      if (n >= 1 && bits) {
          /* a half, binary32 or binary64: the one nearest the number is the guess */
-         char num[512];
-         memcpy(num, m->text + c->at, c->len);
-         num[c->len] = 0;
-         double d = strtod(num, NULL);
-         /* (a double past a float's range converts as infinity, not as undefined behaviour) */
-         float x = d > FLT_MAX ? INFINITY : d < -FLT_MAX ? -INFINITY : (float)d;
-         uint32_t bits32;
-         uint64_t bits64;
-         memcpy(&bits32, &x, sizeof bits32);
-         memcpy(&bits64, &d, sizeof bits64);
-         int r = solve(m, &c->a, half ? (int64_t)isa_double_to_half(d) : f32 ? (int64_t)bits32 : (int64_t)bits64);
+         int r = solve(m, &c->a, want);
          if (r != DONE)
             return r;
          n = 0;
@@ -909,6 +990,8 @@ static int try_con(struct matcher *m, struct con *c)
       }
       if (n)
          return WAIT;
+      if (m->lax && bits) /* the number in any form: its value is what counts */
+         return value_of(m, &c->a) == want ? DONE : FAIL;
       return prints_as(m, c) ? DONE : FAIL;
    }
    if (c->check == CON_LE) {
@@ -1191,12 +1274,23 @@ static int label_value(struct matcher *m, const char *name, size_t len, int64_t 
 
 static int prefix_here(struct matcher *m, uint64_t offset);
 
+/* What the check (same_text) does at a span of the text, instead of
+ * comparing it with what is printed there. */
+enum span_kind {
+   SPAN_WORD,   /* a label, or a number taken as the text says: printed, a word or number */
+   SPAN_NUMBER, /* a number in a lax reading (-1 for -1.0000, 0x3f800000): printed, a number */
+   SPAN_TEXT,   /* a lax reading's {if} body the printer leaves out (COLOR[0]): printed, nothing */
+   SPAN_SKIP    /* an {optional} the text leaves out (len 0), or attributes in another order than
+                 * printed: printed, whatever the rest follows */
+};
+
 /* Text m->text[m->pos..+len) that the unit's check does not compare with
- * what is printed there (a label, or a number taken as the text says), read
- * past (the caller made sure there is room: n_spans < MAX_SPANS). */
-static void add_span(struct matcher *m, size_t len)
+ * what is printed there, read past (the caller made sure there is room:
+ * n_spans < MAX_SPANS). */
+static void add_span(struct matcher *m, size_t len, uint8_t kind)
 {
    m->span_at[m->n_spans] = m->pos;
+   m->span_kind[m->n_spans] = kind;
    m->span_len[m->n_spans++] = (uint32_t)len;
    m->pos += len;
 }
@@ -1231,14 +1325,14 @@ static int label_here(struct matcher *m, uint64_t offset, struct diags *ds)
 
 struct saved {
    size_t pos;
-   unsigned n_trail, n_cons, n_frames, frame, undefined, n_spans;
+   unsigned n_trail, n_cons, n_frames, frame, undefined, n_spans, laxed;
    int unsettled; /* some equations were pending */
 };
 
 static struct saved save(const struct matcher *m)
 {
-   return (struct saved){m->pos,   m->n_trail,   m->n_cons,  m->n_frames,
-                         m->frame, m->undefined, m->n_spans, m->n_pending || m->rescan};
+   return (struct saved){m->pos,       m->n_trail, m->n_cons, m->n_frames,           m->frame,
+                         m->undefined, m->n_spans, m->laxed,  m->n_pending || m->rescan};
 }
 
 /* Back to state s.  What is pending now is of changes undone; what was
@@ -1254,14 +1348,17 @@ static void restore(struct matcher *m, const struct saved *s)
    m->frame = s->frame;
    m->undefined = s->undefined;
    m->n_spans = s->n_spans;
+   m->laxed = s->laxed;
 }
 
-enum cont_kind { K_SEQ, K_NONEMPTY, K_EMPTY, K_STOP, K_FOR, K_ITEM };
+enum cont_kind { K_SEQ, K_NONEMPTY, K_EMPTY, K_STOP, K_FOR, K_ITEM, K_LAX };
 
 /* What comes after the goals at hand: the rest of a sequence (in its
  * frame), or the next item of a list once the item at hand printed
  * something (K_NONEMPTY) or nothing (K_EMPTY), or whatever it printed
- * (K_ITEM: an item with a condition). */
+ * (K_ITEM: an item with a condition), or the rest after a lax reading's
+ * {if} body (K_LAX: the text it read, from `mark`, is one span; the spans
+ * inside it, from span `item` on, go). */
 struct cont {
    uint8_t kind;
    const uint32_t *seq;
@@ -1300,6 +1397,13 @@ static int resume(struct matcher *m, const struct cont *k)
    case K_ITEM:
       m->frame = k->frame;
       return list_item(m, k->list, k->item, k->first, k->next);
+   case K_LAX: {
+      size_t end = m->pos;
+      m->n_spans = k->item;
+      m->pos = k->mark;
+      add_span(m, end > k->mark ? end - k->mark : 0, (uint8_t)k->first);
+      return resume(m, k->next);
+   }
    case K_NONEMPTY:
       if (m->pos == k->mark)
          return 0;
@@ -1422,7 +1526,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       if (m->recover && expr_of(m, &(struct side){SIDE_EXPR, 0, g->a, 0})->n == 0 && m->n_spans < MAX_SPANS &&
           read_number(m, (unsigned)g->b, SIZE_MAX, &v, &end)) {
          /* taken as the text says (after a failed unit; see isa_assemble) */
-         add_span(m, end - m->pos);
+         add_span(m, end - m->pos, SPAN_WORD);
          if (run(m, seq + 1, n - 1, k))
             return 1;
          break;
@@ -1435,7 +1539,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       if (name) {
          /* a label for a branch target */
          if (m->n_spans < MAX_SPANS && label_value(m, m->text + m->pos, name, &v)) {
-            add_span(m, name);
+            add_span(m, name, SPAN_WORD);
             if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(v)}) && run(m, seq + 1, n - 1, k))
                return 1;
          } else {
@@ -1466,6 +1570,33 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          if (m->overflow)
             return 0;
       }
+      if (m->lax && m->n_spans < MAX_SPANS) {
+         /* a lax reading: the number in another form (decimal for hex, 0x
+          * for decimal), or a signed value as its two's complement bits
+          * (4294967295 for -1, as people and some tools write it) */
+         int64_t lv;
+         size_t lend;
+         m->pos = s.pos;
+         if (read_lax_number(m, &lv, &lend)) {
+            int64_t tries[2] = {lv, lv};
+            unsigned n_tries = 1;
+            for (unsigned w = 8; w <= 32; w *= 2)
+               if (lv >= (int64_t)1 << (w - 1) && lv < (int64_t)1 << w) {
+                  tries[n_tries++] = lv - ((int64_t)1 << w);
+                  break;
+               }
+            for (unsigned i = 0; i < n_tries; i++) {
+               add_span(m, lend - m->pos, SPAN_NUMBER);
+               if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(tries[i])}) &&
+                   run(m, seq + 1, n - 1, k))
+                  return 1;
+               restore(m, &s);
+               if (m->overflow)
+                  return 0;
+            }
+         }
+         m->pos = s.pos;
+      }
       if (!digits) {
          static const char *const what[] = {"a number", "a number", "a hex number", "a 0x number",
                                             "an octal number", "a binary number", "a 0b number"};
@@ -1491,7 +1622,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          const struct isa_asm_name *nm = &e->names[i];
          if (nm->len)
             skip_blank(m, nm->name[0], 0);
-         if (m->len - m->pos >= nm->len && memcmp(m->text + m->pos, nm->name, nm->len) == 0) {
+         if (m->len - m->pos >= nm->len && same_name(m, m->text + m->pos, nm->name, nm->len)) {
             m->pos += nm->len;
             if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(nm->value)}) &&
                 run(m, seq + 1, n - 1, k))
@@ -1526,7 +1657,10 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       m->pos = at;
       for (uint32_t i = 0; i < g->n; i++) {
          const struct isa_asm_goal *kid = &t->goals[t->kids[g->first + i]];
-         if (kid->lead && (char)kid->lead != next) {
+         const struct isa_asm_goal *head = kid->kind == ISA_ASM_SEQ && kid->n ? &t->goals[t->kids[kid->first]] : kid;
+         if (!m->lax && head->kind == ISA_ASM_LAX)
+            continue; /* (not even a step: strict readings cost what they did) */
+         if (kid->lead && !same_char(m, next, (char)kid->lead)) {
             const struct isa_asm_goal *lit = &t->goals[kid->head];
             size_t here = m->pos;
             skip_blank(m, 0, 0);
@@ -1544,7 +1678,11 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
    }
    case ISA_ASM_REAL: {
       size_t at, len;
-      if (match_real(m, &at, &len)) {
+      if (match_real(m, &at, &len) && (!m->lax || m->n_spans < MAX_SPANS)) {
+         if (m->lax) { /* (in any form: the check compares values, not text) */
+            m->pos = at;
+            add_span(m, len, SPAN_NUMBER);
+         }
          struct con c = {.check = CON_TEXT, .truth = (uint8_t)g->b, .a = expr_side(m, g->a), .at = at, .len = (uint32_t)len,
                           .arg = g->c};
          if ((g->c & ISA_ASM_SCALED) && g->n == 2) {
@@ -1705,7 +1843,8 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
        * no error in (TGSI's operand counts), then one read through defined
        * operand cases only, then one of fewer bytes (AGX's short forms) */
       if (m->pos > m->best_end ||
-          (m->pos == m->best_end && (m->best_mismatch || !m->best_defined || m->best_bytes > m->fewest))) {
+          (m->pos == m->best_end &&
+           (m->best_mismatch || !m->best_defined || m->best_laxed || m->best_bytes > m->fewest))) {
          if (!finish(m) || (m->require && m->unit_bytes != m->require)) {
             size_t at = m->pos;
             skip_blank(m, 0, 0);
@@ -1718,7 +1857,9 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          /* the validators' findings, only where they decide between two
           * units of the same text (they cost Lima GP a third of its time
           * when counted for every unit) */
-         int compete = m->pos == m->best_end && m->mismatch == m->best_mismatch;
+         /* (in a lax reading, always: its search stops on a reading they
+          * find nothing in, so they must have been asked) */
+         int compete = (m->pos == m->best_end && m->mismatch == m->best_mismatch) || m->lax;
          if (compete) {
             if (!m->best_found)
                count_findings(m, m->best, &m->best_errors, &m->best_warnings);
@@ -1728,10 +1869,13 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          /* ... and at last the one with fewer fields off their defaults */
          int same_text = m->mismatch == m->best_mismatch, same_errors = same_text && m->errors == m->best_errors;
          int same_defined = same_errors && defined == m->best_defined;
-         int same = same_defined && m->warnings == m->best_warnings;
+         int same_warnings = same_defined && m->warnings == m->best_warnings;
+         /* (of lax readings, the one with the fewest bodies the printer
+          * leaves out: COLOR[0] is a semantic's index 0, not no semantic) */
+         int same = same_warnings && m->laxed == m->best_laxed;
          if (m->pos > m->best_end || m->mismatch < m->best_mismatch || (same_text && m->errors < m->best_errors) ||
              (same_errors && defined > m->best_defined) || (same_defined && m->warnings < m->best_warnings) ||
-             (same && m->unit_bytes < m->best_bytes) ||
+             (same_warnings && m->laxed < m->best_laxed) || (same && m->unit_bytes < m->best_bytes) ||
              (same && m->unit_bytes == m->best_bytes && m->changed < m->best_changed)) {
             m->best_changed = m->changed;
             m->best_errors = m->errors;
@@ -1740,6 +1884,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             m->best_end = m->pos;
             m->best_mismatch = m->mismatch;
             m->best_defined = defined;
+            m->best_laxed = m->laxed;
             m->best_bytes = m->unit_bytes;
             memcpy(m->best, m->decoded, m->unit_size);
          }
@@ -1750,7 +1895,8 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
           * searching on made Lima GP three times slower.) */
          skip_blank(m, 0, m->t->multiline);
          if ((m->pos >= m->len || (!m->t->multiline && m->text[m->pos] == '\n')) && !m->best_mismatch &&
-             m->best_defined && m->best_bytes <= m->fewest)
+             m->best_defined && !m->best_laxed && m->best_bytes <= m->fewest &&
+             (!m->lax || (m->best_found && !m->best_errors && !m->best_warnings)))
             return 1;
       }
       break;
@@ -1759,6 +1905,40 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       if (run(m, seq + 1, n - 1, k))
          return 1;
       break;
+   case ISA_ASM_OPT: {
+      /* {optional}: its text, else (a lax reading) none; the check then
+       * passes over what is printed there */
+      uint32_t body = (uint32_t)g->a;
+      if (run(m, &body, 1, &rest))
+         return 1;
+      restore(m, &s);
+      if (m->overflow || !m->lax || m->n_spans >= MAX_SPANS)
+         return 0;
+      add_span(m, 0, SPAN_SKIP);
+      if (run(m, seq + 1, n - 1, k))
+         return 1;
+      break;
+   }
+   case ISA_ASM_LAX: {
+      /* an {if} body the printer leaves out, written all the same: its
+       * condition false (goal a begins with that), its text one span; or
+       * (b 1) attributes in another order */
+      if (!m->lax || m->n_spans >= MAX_SPANS)
+         break;
+      /* (no better than a reading found: of lax readings, the fewest of
+       * these win; without this bound, every 2D operand doubled them) */
+      if (m->best_end > m->start && m->laxed >= m->best_laxed)
+         break;
+      skip_blank(m, 0, 0);
+      m->laxed++;
+      /* (b 1: attributes in another order than printed: the check passes
+       * over the text and what is printed there, as for an {optional}) */
+      struct cont after = {K_LAX, NULL, 0, m->frame, 0, m->n_spans, g->b ? SPAN_SKIP : SPAN_TEXT, m->pos, 0, 0, &rest};
+      uint32_t body = (uint32_t)g->a;
+      if (run(m, &body, 1, &after))
+         return 1;
+      break;
+   }
    default:
       break;
    }
@@ -1774,10 +1954,20 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
  * equations made the numbers the labels'). */
 static int rest_is_blank(const struct matcher *m, size_t at);
 
+/* A printed number or word from p[i] (a label's number, a number a lax
+ * reading has in another form): its end. */
+static size_t printed_word(const char *p, size_t pn, size_t i, int number)
+{
+   while (i < pn && (isalnum((unsigned char)p[i]) || p[i] == '-' || p[i] == '+' || (number && p[i] == '.')))
+      i++;
+   return i;
+}
+
+static int same_from(const char *p, size_t pn, const char *s, size_t sn, const struct matcher *m, size_t i, size_t j,
+                     unsigned span, int breaks, unsigned depth);
+
 static int same_text(const char *p, size_t pn, const char *s, size_t sn, const struct matcher *m)
 {
-   size_t i = 0, j = 0;
-   unsigned span = 0;
    /* empty lines mean something (a unit's end) only where units print them */
    int breaks = 0;
    for (size_t k = 0; k + 1 < pn && !breaks; k++) {
@@ -1786,6 +1976,13 @@ static int same_text(const char *p, size_t pn, const char *s, size_t sn, const s
          q++;
       breaks = p[k] == '\n' && q < pn && p[q] == '\n';
    }
+   return same_from(p, pn, s, sn, m, 0, 0, 0, breaks, 0);
+}
+
+/* same_text from p[i] and s[j] on, span `span` the next of the text's. */
+static int same_from(const char *p, size_t pn, const char *s, size_t sn, const struct matcher *m, size_t i, size_t j,
+                     unsigned span, int breaks, unsigned depth)
+{
    for (;;) {
       /* empty lines in this run of blanks: printed, and in the text the
        * most in a row (comment lines end a row) */
@@ -1829,18 +2026,35 @@ static int same_text(const char *p, size_t pn, const char *s, size_t sn, const s
       if (breaks && differ && ((i < pn && j < sn) ||
                                (i == pn && j == sn && !rest_is_blank(m, (size_t)(s + sn - m->text)))))
          return 0;
-      if (span < m->n_spans && s + j == m->text + m->span_at[span]) {
+      /* (a skip is where the text was when it was read: perhaps before blanks) */
+      if (span < m->n_spans && (s + j == m->text + m->span_at[span] ||
+                                (m->span_kind[span] == SPAN_SKIP && s + j > m->text + m->span_at[span]))) {
+         unsigned kind = m->span_kind[span];
          j += m->span_len[span++];
-         size_t from = i;
-         while (i < pn && (isalnum((unsigned char)p[i]) || p[i] == '-' || p[i] == '+'))
-            i++;
-         if (i == from)
+         if (kind == SPAN_SKIP) {
+            /* an {optional} the text leaves out: what is printed there is
+             * passed over up to where the rest is alike (on its line) */
+            if (depth >= 8)
+               return 0;
+            for (size_t k = i; k <= pn; k++) {
+               if (same_from(p, pn, s, sn, m, k, j, span, breaks, depth + 1))
+                  return 1;
+               if (k < pn && p[k] == '\n')
+                  break;
+            }
             return 0;
+         }
+         if (kind != SPAN_TEXT) {
+            size_t from = i;
+            i = printed_word(p, pn, i, kind == SPAN_NUMBER);
+            if (i == from)
+               return 0;
+         }
          continue;
       }
       if (i == pn || j == sn)
          return i == pn && j == sn;
-      if (p[i] != s[j])
+      if (!same_char(m, s[j], p[i]))
          return 0;
       i++;
       j++;
@@ -1897,13 +2111,14 @@ static unsigned blank_mismatches(const char *p, size_t pn, const char *text, siz
        * over a label and the number printed for it */
       size_t step_i = i, step_j = j;
       while (i < pn && j < end && !isspace((unsigned char)p[i])) {
-         if (span < m->n_spans && j == m->span_at[span]) {
+         if (span < m->n_spans && j >= m->span_at[span]) {
+            unsigned kind = m->span_kind[span];
             j += m->span_len[span++];
-            while (i < pn && (isalnum((unsigned char)p[i]) || p[i] == '-' || p[i] == '+'))
-               i++;
+            if (kind == SPAN_WORD || kind == SPAN_NUMBER)
+               i = printed_word(p, pn, i, kind == SPAN_NUMBER);
             continue;
          }
-         if (p[i] != text[j])
+         if (!same_char(m, p[i], text[j]))
             break;
          i++;
          j++;
@@ -1958,7 +2173,8 @@ static int verify(struct matcher *m)
    if (!same_text(m->printed, n, m->text + m->start, m->pos - m->start, m))
       return 0;
    m->unit_bytes = nbytes;
-   m->mismatch = blank_mismatches(m->printed, n, m->text, m->start, m->pos, m->len, m);
+   /* (a lax reading's text is not the printed one: its blanks rank nothing) */
+   m->mismatch = m->lax ? 0 : blank_mismatches(m->printed, n, m->text, m->start, m->pos, m->len, m);
 
    m->changed = 0;
    for (size_t i = 0; i < m->unit_size; i++)
@@ -3122,6 +3338,7 @@ static int empty_unit_here(struct matcher *m)
 static void start_unit(struct matcher *m)
 {
    m->n_spans = 0;
+   m->laxed = 0;
    m->t->init(m->unit);
    memcpy(m->fresh, m->unit, m->unit_size);
    memset(m->known, 0, m->unit_size);
@@ -3190,7 +3407,48 @@ static size_t next_offset(struct matcher *m, uint64_t offset)
 }
 
 /* A unit of the program at m->pos, or 0 (and what was expected in m->exp). */
+static int match_unit_as(struct matcher *m);
+
+/* The unit at m->pos: its best reading, strict; when there is none (and
+ * the search did not run out, and units are single lines), a lax one.  A lax reading takes what a
+ * person or another tool may write for the printed text: letters in either
+ * case, numbers in any form (decimal for hex, full precision for %10.4f,
+ * 0x and the bits for a float, a signed value's two's complement bits), an
+ * {if}'s body the printer leaves out written all the same (COLOR[0],
+ * .xyzw, [0..0]).  The check then compares that text as such (spans).  The
+ * error is that of the reading that read further. */
 static int match_unit(struct matcher *m)
+{
+   size_t at = m->pos;
+   int ok = match_unit_as(m);
+   /* (not for units of several lines, Lima GP's instructions and
+    * Midgard's bundles: their search is large already, and a lax one
+    * doubled the time of each bundle that does not read) */
+   if (ok || m->overflow || m->t->multiline)
+      return ok;
+   struct expected exp = m->exp;
+   size_t unsolved = m->unsolved;
+   m->pos = at;
+   m->exp.pos = 0;
+   m->exp.n = 0;
+   m->exp.range[0] = 0;
+   m->exp.fixed = 0;
+   m->lax = 1;
+   ok = match_unit_as(m);
+   m->lax = 0;
+   if (!ok) {
+      /* the error: of the reading that read further (the strict one's
+       * when as far: a lax reading expects what it would also take) */
+      m->pos = at;
+      if (m->exp.pos <= exp.pos)
+         m->exp = exp;
+      m->unsolved = unsolved > m->unsolved ? unsolved : m->unsolved;
+      m->overflow = 0; /* (what a lax reading ran out of is no error of the text's) */
+   }
+   return ok;
+}
+
+static int match_unit_as(struct matcher *m)
 {
    start_unit(m);
    m->start = m->pos;
@@ -3198,6 +3456,7 @@ static int match_unit(struct matcher *m)
    m->best_mismatch = UINT_MAX;
    m->best_errors = UINT_MAX;
    m->best_warnings = UINT_MAX;
+   m->best_laxed = UINT_MAX;
    m->best_found = 0;
    m->best_changed = SIZE_MAX;
    m->unsolved = 0;

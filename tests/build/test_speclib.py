@@ -120,6 +120,29 @@ MASKED = """<?xml version="1.0"?>
 """
 
 
+# What a lax reading takes (docs/design.md, "The assembler"): an {optional}
+# left out (sw keeps its default, 2), an {if} body the printer leaves out
+# (R[0]), attributes in another order, letters in either case, a number in
+# another form.
+LAX = """<?xml version="1.0"?>
+<isa name="toy-lax">
+  <stream unit="S"/>
+  <enum name="Op" width="2"><value name="MOV" value="0"/><value name="ADD" value="1"/></enum>
+  <struct name="S" bits="32">
+    <field name="op" bits="0..1" type="Op"/>
+    <field name="sat" bits="2" type="bool"/>
+    <field name="wr" bits="3" type="bool"/>
+    <field name="raw" bits="4" type="bool"/>
+    <field name="n" bits="5..7" type="uint"/>
+    <field name="sw" bits="8..9" type="uint" default="2"/>
+    <reserved bits="10..15"/>
+    <field name="v" bits="16..31" type="uint"/>
+    <display>{op}{if sat}_SAT{end} R{optional}.{sw:d}{end}{if n != 0}[{n:d}]{end}, {sext(v, 16):d}{if wr}, WR{end}{if raw}, RAW{end}</display>
+  </struct>
+</isa>
+"""
+
+
 # The closing search's choice: the first value reads 4 bits of f, but the
 # third reads all 16, so a search of f is too wide; g's 10 bits are
 # searched instead, and the third equation gives f.
@@ -196,6 +219,28 @@ class ToySpecs(unittest.TestCase):
         # is r | s << 5 = 0x80AF.
         self.assert_assembles("toy-scatter", SCATTERED,
                               [("imm 31504", "af80"), ("imm 0", "0000"), ("imm 65535", "ffff")])
+
+    def test_a_lax_reading_takes_what_people_write_for_the_printed_text(self):
+        # ADD_SAT R.2, -1, WR: op 1, sat (bit 2), wr (bit 3): 0x0D; sw 2 at
+        # bits 8..9: 0x200; v = 0xFFFF at bits 16..31
+        canonical = "0d02ffff"
+        lib = self.assert_assembles("toy-lax", LAX, [
+            ("ADD_SAT R.2, -1, WR", canonical),     # as printed: a strict reading
+            ("ADD_SAT R, -1, WR", canonical),       # {optional} left out: sw's default
+            ("add_sat r, -1, wr", canonical),       # letters in the other case
+            ("ADD_SAT R[0], -1, WR", canonical),    # n = 0 written, which the printer leaves out
+            ("ADD_SAT R, 0xffff, WR", canonical),   # -1 as its 16 bits, in hex
+            ("ADD_SAT R, 65535, WR", canonical),    # ... and in decimal
+            ("ADD_SAT R, -1, RAW, WR", "1d02ffff"),  # attributes in another order (raw: bit 4)
+            # a strict reading when there is one: n = 5 (bits 5..7), sw = 3
+            ("MOV R.3[5], 7", "a0030700"),
+        ])
+        r = run([ISA, "dis", "--load", lib, "--isa", "toy-lax", "--hex", "0d02ffff"])
+        self.assertEqual(r.stdout, "ADD_SAT R.2, -1, WR\n")
+        # text that no lax reading takes either: the strict reading's error
+        code, out, err = self.assemble(lib, "toy-lax", "ADD_SAT R, -1, WR, BOGUS")
+        self.assertEqual((code, out), (1, ""))
+        self.assertIn("found ', BOGUS'", err)
 
     def test_a_parameter_narrower_than_its_field_is_searched_itself(self):
         # "1.5.1": bit 1 set; bits 3..4 + 4 * bit 2 = 5, so bit 2 set and

@@ -35,6 +35,16 @@ class Parsing(unittest.TestCase):
         self.assertEqual(parts[0].otherwise[0].text, "C")
         self.assertEqual(parts[1].var, "i")
 
+    def test_optional_parts(self):
+        # printed as the body; text_of keeps the block; spliced is what prints
+        parts = T.parse("IMM{optional}[{$imm:d}]{end} {t}")
+        self.assertEqual(kinds(parts), ["Text", "Optional", "Text", "Subst"])
+        self.assertEqual(kinds(parts[1].body), ["Text", "Subst", "Text"])
+        self.assertEqual(T.text_of(parts), "IMM{optional}[{$imm:d}]{end} {t}")
+        self.assertEqual(kinds(T.spliced(parts)), ["Text", "Text", "Subst", "Text", "Text", "Subst"])
+        with self.assertRaises(T.TemplateError):
+            T.parse("{optional}x")
+
     def test_lists(self):
         parts = T.parse('{list ", "}{item a}A{item b}B{end}{list "\\"x"}{item 1}C{end}')
         self.assertEqual(kinds(parts), ["List", "List"])
@@ -73,7 +83,7 @@ class Parsing(unittest.TestCase):
             ("a\n\tb\tc", 4, "raw tab in a template (write \\t)"),
             ("\\q", 0, "unknown escape '\\q' (use \\n, \\t or \\\\)"),
             ("{else}", 0, "{else} without a matching {if}"),
-            ("{end}", 0, "{end} without {if}, {for}, {list} or {pad}"),
+            ("{end}", 0, "{end} without {if}, {for}, {list}, {optional} or {pad}"),
             ('{list ","}x{item a}y{end}', 11, "text between {list} and its first {item}"),
             ("{item a}", 0, "{item} outside a {list}"),
             ('{list "sep"}{end}', 0, "{list} without {item}"),

@@ -35,6 +35,11 @@ with backtracking, and compiles every expression a goal names into C:
     FOR      {for}: the body once per value of the loop variable (a slot
              after the parameters); when the text gives the bound, as many
              times as the text has bodies
+    OPT      {optional}: goal a, or nothing (the check then passes over
+             what the printer prints there)
+    LAX      goal a (the condition false, then the body) in a lax reading
+             only: an {if}'s body written where the printer leaves it out
+             (COLOR[0], .xyzw); the check passes over the text it reads
 
 Nothing here solves anything: the matcher records each goal's equation and
 uses what the generator provides per expression -- its C value, the
@@ -48,6 +53,7 @@ What nothing can invert is reported (`unsupported`), with its location, so
 """
 
 import copy
+import itertools
 import re
 from dataclasses import dataclass, field as dc_field
 
@@ -64,7 +70,7 @@ from .sequence import SequenceCode
 
 # goal kinds: the numbers of enum isa_asm_goal_kind in runtime/include/isagen/asm.h
 KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END", "FOR", "REAL", "UNDEF",
-         "ITEM", "NEST")
+         "ITEM", "NEST", "OPT", "LAX")
 KIND = {k: i + 1 for i, k in enumerate(KINDS)}
 
 # number formats: enum isa_asm_num
@@ -80,6 +86,7 @@ NEGATED = 1 << 19   # ... negated (ISA_ASM_NEGATED)
 ABS = 1 << 20       # ... under abs(): either sign (ISA_ASM_ABS)
 MAX_PARAMS = 16  # ISA_ASM_MAX_PARAMS: an operand's parameters and loop variables
 SEARCH_BITS = 12  # asm.c's SEARCH_BITS: the most unknown bits a waiting equation is searched over
+MAX_ANY_ORDER = 4  # the longest run of attributes read in any order (4! orders)
 
 
 @dataclass
@@ -252,7 +259,7 @@ class AsmTables:
                 out = {st}
                 for kid in g.kids:
                     out = loop(kid, out, g.text)
-            elif g.kind == "ITEM":
+            elif g.kind in ("ITEM", "OPT", "LAX"):
                 out = {st} | flow(g.a, st)
             else:
                 out = {st}
@@ -527,8 +534,11 @@ class AsmTables:
     # ---- templates
 
     def template(self, parts, scope, operand):
-        out = []
+        out, attrs = [], []  # attrs: (part, its goal's index in out) of a run of attributes
         for p in parts or ():
+            if attribute_of(p) is None or (attrs and attribute_of(p) != attribute_of(attrs[-1][0])):
+                self.any_order(out, attrs)
+                attrs = []
             if isinstance(p, T.Text):
                 if p.text:
                     out.append(self.add(Goal("LIT", text=p.text)))
@@ -541,7 +551,17 @@ class AsmTables:
                                     self.in_listing(cond, lambda: self.template(body, scope, operand)))
                     before = before + self.assume(cond, False, scope, operand)
                 branches.append(before + self.template(p.otherwise or [], scope, operand))
+                if self.explicit_default(p):
+                    (cond, body), = p.branches
+                    lax = self.seq(self.assume(cond, False, scope, operand) + self.template(body, scope, operand))
+                    branches.append([self.add(Goal("LAX", a=lax))])
                 out.append(self.alt(branches))
+                if attribute_of(p) is not None:
+                    attrs.append((p, len(out) - 1))
+            elif isinstance(p, T.Optional):
+                out.append(self.add(Goal("OPT", a=self.seq(self.template(p.body, scope, operand)))))
+                if attribute_of(p) is not None:
+                    attrs.append((p, len(out) - 1))
             elif isinstance(p, T.List):
                 items = []
                 for cond, body in p.items:
@@ -569,7 +589,23 @@ class AsmTables:
                 out.append(self.add(Goal("FOR", a=body, b=slot, kids=bounds)))
             else:
                 raise self.fail(p, f"{type(p).__name__.lower()} directives are not assembled yet")
+        self.any_order(out, attrs)
         return out
+
+    def any_order(self, out, attrs):
+        """A run of attributes (parts of out, one after the other, that may
+        each be absent and that start with the same separator: `, WR`,
+        `, RAW`, `, {image.Format}`) is read in any order in a lax
+        reading: their goals in out become one ALT of the printed order
+        and, as LAX (b 1), each other order.  Runs of at most
+        MAX_ANY_ORDER, so the orders stay few."""
+        if not 2 <= len(attrs) <= MAX_ANY_ORDER:
+            return
+        at = [k for _, k in attrs]
+        goals = [out[k] for k in at]
+        orders = [self.add(Goal("LAX", a=self.seq(list(order)), b=1))
+                  for order in itertools.permutations(goals) if list(order) != goals]
+        out[at[0]:at[-1] + 1] = [self.add(Goal("ALT", kids=[self.seq(goals)] + orders))]
 
     def subst(self, p, scope, operand):
         g = self.subst_goal(p, scope, operand)
@@ -712,6 +748,16 @@ class AsmTables:
             if a.type == "int" and b.type == "float" and not self.reads_anything(b):
                 return a, b, sign
         return None
+
+    def explicit_default(self, p):
+        """Whether {if} p's body may be written though its condition is
+        false (a lax reading): a lone branch whose body prints or tests a
+        value (`[{semantic.Index:d}]`, `.{reg.SwizzleX}...`), so that the
+        text there says what the fields are.  A body of literal text only
+        (`_SAT`) says nothing of them and is never read so."""
+        if p.otherwise is not None or len(p.branches) != 1:
+            return False
+        return any(self.reads_anything(node) for node in T.walk_exprs(p.branches[0][1]))
 
     def reads_anything(self, node):
         """Whether node reads a field, parameter, loop variable or state."""
@@ -1244,6 +1290,23 @@ class AsmTables:
         k = len(out)
         return out + [(Names.loop_var(name), f"const int64_t {Names.loop_var(name)} = P[{k + i}];")
                       for i, (name, _) in enumerate(e.loops)]
+
+
+def attribute_of(p):
+    """The separator template part p starts with when it is an attribute
+    (an {if} of one branch and no else, or an {optional}, whose text starts
+    with punctuation: `, WR`), else None."""
+    if isinstance(p, T.If) and p.otherwise is None and len(p.branches) == 1:
+        body = p.branches[0][1]
+    elif isinstance(p, T.Optional):
+        body = p.body
+    else:
+        return None
+    first = body[0] if body else None
+    if not isinstance(first, T.Text):
+        return None
+    sep = re.match(r"[^\w\s]*", first.text).group(0)
+    return sep or None
 
 
 def min_bytes(s):

@@ -138,7 +138,7 @@ class TemplateEmitter(T.Visitor):
         """Statements printing `parts`.  Consecutive parts that can go into
         one run (put_max) are written through a local pointer between
         isa_out_run_begin and isa_out_run_end, the rest token by token."""
-        parts = list(parts or ())
+        parts = list(T.spliced(parts or ()))
         buf = []
         i = 0
         while i < len(parts):
@@ -242,7 +242,7 @@ class TemplateEmitter(T.Visitor):
 
     def parts_max(self, parts, env):
         total = 0
-        for p in parts or ():
+        for p in T.spliced(parts or ()):
             m = self.put_max(p, env)
             if m is None:
                 return None
@@ -260,7 +260,7 @@ class TemplateEmitter(T.Visitor):
 
     def put_parts(self, parts, block, env):
         buf = []
-        for p in parts or ():
+        for p in T.spliced(parts or ()):
             if isinstance(p, T.Text):
                 buf.append(p.text)
                 continue
@@ -466,7 +466,7 @@ def prints_something(parts, consts=None, calling=()):
         except (E.X.NotConstant, TypeError, KeyError):
             return None
 
-    for p in parts:
+    for p in T.spliced(parts):
         if isinstance(p, T.Text) and p.text:
             return True
         if isinstance(p, T.Subst):
