@@ -10,7 +10,8 @@
 #                test-embedding  docs/embedding.md's Make, CMake and Meson recipes, built and run
 #                test-valgrind  programs that must read nothing uninitialised (valgrind)
 #                test-asan   test-c and test-cli again, built with ASan + UBSan (the assembler
-#                            reads every 8th corpus record there: ISAGEN_ASM_EVERY)
+#                            reads every 8th corpus record there, and the CLI tests every
+#                            8th TGSI source: ISAGEN_ASM_EVERY)
 #                test-spec-fuzz  a short, fixed run of the spec fuzzer (tests/fuzz/spec_fuzz.py)
 #                test-io-fuzz  the CLI's output, hex/--batch, ELF and assembler fuzz targets on fixed random inputs
 #   make check-asm-gaps  (not in check, slow) the records listed as not assembled yet still are not
@@ -132,7 +133,7 @@ check-asm-gaps: $(OUT)/tests/unit-tests
 test-asan: $(OUT)/asan/unit-tests $(OUT)/asan/bin/isa
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) ISAGEN_CORPUS_DIR=tests/corpus \
 	  ISAGEN_ASM_EVERY=8 $(OUT)/asan/unit-tests --jobs $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1 ISA=$(OUT)/asan/bin/isa $(PYTHON) -m unittest discover -s tests/cli -t .
+	ASAN_OPTIONS=detect_leaks=1 ISA=$(OUT)/asan/bin/isa ISAGEN_ASM_EVERY=8 $(PYTHON) -m unittest discover -s tests/cli -t .
 
 # make install into a scratch DESTDIR; a program outside the tree built with
 # pkg-config; the installed isagen generating a toy spec; make uninstall
