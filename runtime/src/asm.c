@@ -957,7 +957,7 @@ static int try_con(struct matcher *m, struct con *c)
       int half = c->truth == ISA_ASM_HALF_F || c->truth == ISA_ASM_HALF_G;
       int f32 = (c->arg & ISA_ASM_F32_BITS) != 0, f64 = (c->arg & ISA_ASM_F64_BITS) != 0;
       int64_t want = 0;
-      int bits = (half || f32 || f64) && c->len < 512 && float_bits(m, c, &want);
+      int bits = (n >= 1 || m->lax) && (half || f32 || f64) && c->len < 512 && float_bits(m, c, &want);
       if (n >= 1 && bits) {
          /* a half, binary32 or binary64: the one nearest the number is the guess */
          int r = solve(m, &c->a, want);
