@@ -19,11 +19,11 @@ run-time interpretation):
                         {item} without EXPR is there when it prints text
     {NAME(ARGS)}        operand NAME printed with these arguments
     {optional} ... {end}
-                        printed as if it were not there; the assembler also
-                        reads the text without it (the instruction number a
-                        dump prints before each instruction, a suffix a
-                        hand-written program leaves out): what only it shows
-                        then takes its default
+                        printed as if it were not there; the assembler's
+                        lax reading also reads the text without it (the
+                        instruction number a dump prints before each
+                        instruction, a suffix a hand-written program leaves
+                        out): what only it shows then takes its default
     {# TEXT}            a comment: prints nothing
     {{  }}  \\n  \\t  \\\\          literal braces, newline, tab, backslash
 
@@ -78,7 +78,7 @@ class Pad:
 
 
 class Optional:
-    """{optional}...{end}: printed as its body; text may leave it out."""
+    """{optional}...{end}: printed as its body; text read laxly may leave it out."""
 
     def __init__(self, body, pos):
         self.body, self.pos = body, pos

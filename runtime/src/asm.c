@@ -12,7 +12,9 @@
  * values of its unknown fields (at most SEARCH_BITS bits).  A solution
  * stands only if the unit, encoded, decoded and printed, gives the text it
  * matched (blanks aside): so redundant, computed or context-dependent text
- * is checked by the printer itself, not by code here.
+ * is checked by the printer itself, not by code here.  A one-line unit no
+ * strict reading takes is read again laxly (match_unit), and that check
+ * then passes over the spans where the text may differ from the print.
  *
  * Nothing here knows an ISA; the state is this file's struct matcher, per
  * call.

@@ -35,11 +35,12 @@ with backtracking, and compiles every expression a goal names into C:
     FOR      {for}: the body once per value of the loop variable (a slot
              after the parameters); when the text gives the bound, as many
              times as the text has bodies
-    OPT      {optional}: goal a, or nothing (the check then passes over
-             what the printer prints there)
-    LAX      goal a (the condition false, then the body) in a lax reading
-             only: an {if}'s body written where the printer leaves it out
-             (COLOR[0], .xyzw); the check passes over the text it reads
+    OPT      {optional}: goal a, or in a lax reading nothing (the check then
+             passes over what the printer prints there)
+    LAX      goal a in a lax reading only: the condition false, then an
+             {if}'s body written where the printer leaves it out (COLOR[0],
+             .xyzw), or (b 1) a run of attributes in another order than
+             printed; the check passes over the text it reads
 
 Nothing here solves anything: the matcher records each goal's equation and
 uses what the generator provides per expression -- its C value, the

@@ -73,7 +73,8 @@ enum isa_asm_goal_kind {
    ISA_ASM_NEST,    /* a struct field or item printed with its own display: goal a, its fields at
                      * `offset` in the caller's struct, plus params[b - 1] * c bytes when b > 0 (an
                      * element of a repeated item, indexed by a {for} variable, of at most len) */
-   ISA_ASM_OPT,     /* {optional}: goal a, or no text (the check passes over what is printed there) */
+   ISA_ASM_OPT,     /* {optional}: goal a, or in a lax reading no text (the check then passes over
+                     * what is printed there) */
    ISA_ASM_LAX      /* goal a, in a lax reading only: an {if}'s condition false and its body read
                      * all the same (text the printer leaves out: COLOR[0]), or (b 1) attributes in
                      * another order than printed; the check passes over the text it reads */
