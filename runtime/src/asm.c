@@ -2507,6 +2507,62 @@ static int passes_on(const struct matcher *m, const struct con *c)
    return c->a.kind == SIDE_PARAM && !((m->frames[c->a.frame].known >> c->a.id) & 1);
 }
 
+/* A field a probe narrowed to some values is searched whole: the bits its
+ * mask leaves out, as they stand, may be no value it has left. */
+static void unmask_narrowed(const struct matcher *m, struct unknown_set *u)
+{
+   for (unsigned j = 0; j < u->n; j++) {
+      if (u->vars[j] < 0 || !u->masks[j] || !m->narrowed[var_at(m, u->vars[j], u->frames[j])])
+         continue;
+      u->bits += m->t->vars[u->vars[j]].width - u->widths[j];
+      u->widths[j] = m->t->vars[u->vars[j]].width;
+      u->masks[j] = 0;
+   }
+}
+
+/* Whether waiting equation i can hold at all, alone: some value of the
+ * unknown bits it reads (at most SEARCH_BITS of them) satisfies it, the
+ * other equations aside.  When none does, no search of other fields can
+ * help, and the reading stops here.  (A Midgard bundle's constant lane
+ * that no swizzle selects was found only after every value of every
+ * other unknown field had been tried under it: a hundred times slower.) */
+static int can_hold(struct matcher *m, unsigned i, int probed)
+{
+   const struct con *c = &m->cons[i];
+   if (c->done || passes_on(m, c) || is_link(m, c))
+      return 1;
+   struct unknown_set u;
+   memset(&u, 0, sizeof u);
+   u.use_masks = 1;
+   if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
+      return 1;
+   /* (what probe just tried: one field of at most 8 bits, or a few bits) */
+   unsigned whole = 0;
+   for (unsigned j = 0; j < u.n; j++)
+      whole += u.vars[j] < 0 ? u.widths[j] : m->t->vars[u.vars[j]].width;
+   if (probed && ((u.n == 1 && u.vars[0] >= 0 && whole <= 8) || whole <= PROBE_BITS))
+      return 1;
+   unmask_narrowed(m, &u);
+   if (u.bits > SEARCH_BITS)
+      return 1; /* (not known to fail) */
+   int holds = 0, bounds = m->trying_bounds;
+   m->trying = 1;        /* (the values are undone at once: no equation is pending by them) */
+   m->trying_bounds = 1; /* (and one out of range is no message) */
+   for (uint64_t x = 0; !holds && !m->overflow && x < ((uint64_t)1 << u.bits); x++) {
+      unsigned mark = m->n_trail;
+      int same;
+      holds = assign_packed(m, &u, x, NULL, &same);
+      /* the arguments it reaches the fields through, outermost first */
+      for (unsigned l = u.n_links; holds && l-- > 0;)
+         holds = try_con(m, &m->cons[u.links[l]]) != FAIL;
+      holds = holds && try_con(m, &m->cons[i]) != FAIL;
+      undo(m, mark);
+   }
+   m->trying = 0;
+   m->trying_bounds = bounds;
+   return holds || m->overflow;
+}
+
 static int probe(struct matcher *m, unsigned i)
 {
    const struct con *c = &m->cons[i];
@@ -2597,9 +2653,10 @@ static int probe(struct matcher *m, unsigned i)
 /* Probe the waiting equations (those that read a field of `touched`, or
  * all of them when it is NULL): after a search gave fields values, what
  * waits on one more field has its values narrowed, or fails at once,
- * instead of in a search nested deeper (forward checking).  Only those
- * the watches notified since can (what reads them through a parameter:
- * its argument's equation was notified, and worked, or still waits). */
+ * instead of in a search nested deeper (forward checking); and each must
+ * still be able to hold (can_hold).  Only those the watches notified
+ * since can change (what reads them through a parameter: its argument's
+ * equation was notified, and worked, or still waits). */
 static int probe_waiting(struct matcher *m, const struct unknown_set *touched)
 {
    int all = !touched || m->watch_full;
@@ -2607,9 +2664,8 @@ static int probe_waiting(struct matcher *m, const struct unknown_set *touched)
       const struct con *c = &m->cons[j];
       if (c->done || passes_on(m, c))
          continue;
-      if (touched && !reads_any(m, &c->a, touched, 0) && !reads_any(m, &c->b, touched, 0))
-         continue;
-      if (!probe(m, j))
+      int reads = !touched || reads_any(m, &c->a, touched, 0) || reads_any(m, &c->b, touched, 0);
+      if ((reads && !probe(m, j)) || !can_hold(m, j, reads))
          return 0;
    }
    return 1;

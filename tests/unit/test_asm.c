@@ -53,7 +53,25 @@ static size_t trimmed(const char *s, size_t n)
 }
 
 static uint8_t bytes[MAXB], want[MAXB];
-static char printed[1 << 17];
+static char printed[1 << 17], ours[1 << 17];
+
+/* The text an entry is assembled from: its reference text; but where the
+ * reference tool prints a value our printer deliberately fixes (a quirk of
+ * choice `fix`, CORPUS_FIXED_QUIRK: Midgard's constant lanes Q1/Q2), that
+ * text shows a value no encoding prints, and the entry is read as we print
+ * its bytes.  The corpus test (test_corpus.c) compares that print with the
+ * reference text, the quirk's operands set aside, so it is the reference
+ * text but for them. */
+static const char *text_of(const struct isa_spec *spec, const struct corpus_entry *e, const int64_t *options)
+{
+   if (!(e->flags & CORPUS_FIXED_QUIRK))
+      return e->text;
+   size_t n = hex_bytes(e->hex, want, sizeof want), end = 0;
+   cr_assert(dis_spec(spec, options, want, n, (e->flags & CORPUS_LISTING) != 0, ours, sizeof ours, &end) >= 0,
+             "%s: %s does not decode", spec->name, e->id);
+   ours[trimmed(ours, strlen(ours))] = '\0';
+   return ours;
+}
 
 /* ISAGEN_ASM_EVERY=N (the ASan/UBSan run, tests/tests.mk): every Nth
  * record only, for the sanitizers' sake (the plain run reads them all). */
@@ -86,6 +104,7 @@ Test(asm, every_corpus_entry_assembles_to_bytes_that_print_its_text, .timeout = 
          size_t size = 0, end = 0;
          if (!e->text)
             continue;
+         const char *text = text_of(spec, e, options);
          total++;
          if (not_assembled(spec, e)) {
             listed++;
@@ -97,22 +116,22 @@ Test(asm, every_corpus_entry_assembles_to_bytes_that_print_its_text, .timeout = 
             gaps++;
             if (!check_gaps)
                continue;
-            int r = isa_assemble(spec, e->text, strlen(e->text), options, bytes, sizeof bytes, &size, diags, 4, &nd);
+            int r = isa_assemble(spec, text, strlen(text), options, bytes, sizeof bytes, &size, diags, 4, &nd);
             if (r == ISA_OK) {
                dis_spec(spec, options, bytes, size, (e->flags & CORPUS_LISTING) != 0, printed, sizeof printed, &end);
-               size_t a = trimmed(printed, strlen(printed)), b = trimmed(e->text, strlen(e->text));
-               cr_assert(a != b || memcmp(printed, e->text, a), "%s %s is listed as a gap (%s), but it assembles back: "
+               size_t a = trimmed(printed, strlen(printed)), b = trimmed(text, strlen(text));
+               cr_assert(a != b || memcmp(printed, text, a), "%s %s is listed as a gap (%s), but it assembles back: "
                          "take it off the list", cp->name, e->id, e->asm_gap);
             }
             continue;
          }
-         int r = isa_assemble(spec, e->text, strlen(e->text), options, bytes, sizeof bytes, &size, diags, 4, &nd);
-         cr_assert_eq(r, ISA_OK, "%s %s: %s\n%s\n%u:%u: %s", cp->name, e->id, isa_strerror(r), e->text,
+         int r = isa_assemble(spec, text, strlen(text), options, bytes, sizeof bytes, &size, diags, 4, &nd);
+         cr_assert_eq(r, ISA_OK, "%s %s: %s\n%s\n%u:%u: %s", cp->name, e->id, isa_strerror(r), text,
                       nd ? diags[0].line : 0, nd ? diags[0].col : 0, nd ? diags[0].message : "");
          dis_spec(spec, options, bytes, size, (e->flags & CORPUS_LISTING) != 0, printed, sizeof printed, &end);
-         size_t a = trimmed(printed, strlen(printed)), b = trimmed(e->text, strlen(e->text));
-         cr_assert(a == b && !memcmp(printed, e->text, a), "%s %s: assembled, it prints\n%s\nnot\n%s", cp->name,
-                   e->id, printed, e->text);
+         size_t a = trimmed(printed, strlen(printed)), b = trimmed(text, strlen(text));
+         cr_assert(a == b && !memcmp(printed, text, a), "%s %s: assembled, it prints\n%s\nnot\n%s", cp->name,
+                   e->id, printed, text);
          round++;
          size_t n = hex_bytes(e->hex, want, sizeof want);
          same += n == size && !memcmp(want, bytes, n);
