@@ -47,6 +47,7 @@
 #define MAX_WATCH 16384    /* (equation, place it reads) pairs per unit */
 #define MEMO_SLOTS 512     /* probes remembered per unit */
 #define MEMO_KEY 40        /* values that say what a probe depended on */
+#define TRIES_PER_STEP 8   /* can_hold's tries of a value count against STEP_BUDGET, this many to a step */
 
 /* The labels of a text (name: at a line's start): where each is, as the
  * pass before found it; a number whose expression reads $offset may be a
@@ -2435,6 +2436,20 @@ static int key_add(struct probe_key *k, int64_t x)
    return 1;
 }
 
+/* A key's target for can_hold: every field not known yet is named, with
+ * its bits as they stand and its domain (what can_hold's tries read). */
+#define KEY_UNKNOWNS (SIZE_MAX - 2)
+
+static int key_unknown(const struct matcher *m, int32_t r, size_t at, struct probe_key *k)
+{
+   if (!key_add(k, -1 - (int64_t)r) || !key_add(k, load(m->unit + at, &m->t->vars[r])))
+      return 0;
+   for (unsigned w = 0; w < 4; w++)
+      if (!key_add(k, m->narrowed[at] ? (int64_t)m->domain[4 * at + w] : -1))
+         return 0;
+   return 1;
+}
+
 /* Side s's part of a probe's key: what it is and the values of what it
  * reads, following unknown parameters to their arguments; the field at
  * `target` (the one probed) is named, not valued.  0: past the key's size,
@@ -2468,6 +2483,7 @@ static int key_side(const struct matcher *m, const struct side *s, size_t target
                : at == target    ? key_add(k, -1 - (int64_t)r)
                : at == SIZE_MAX  ? key_add(k, INT64_MIN)
                : m->known[at]    ? key_add(k, load(m->unit + at, &m->t->vars[r]))
+               : target == KEY_UNKNOWNS ? key_unknown(m, r, at, k)
                                  : 0;
       if (!ok)
          return 0;
@@ -2475,8 +2491,8 @@ static int key_side(const struct matcher *m, const struct side *s, size_t target
    return 1;
 }
 
-/* The key of probing equation i on the field of read `var` at `at`; 0
- * when the probe cannot be remembered. */
+/* The key of probing equation i on the field of read `var` at `at` (or of
+ * can_hold: var -2, at KEY_UNKNOWNS); 0 when it cannot be remembered. */
 static int probe_key(const struct matcher *m, const struct con *c, int32_t var, size_t at, struct probe_key *k)
 {
    k->n = 0;
@@ -2484,10 +2500,10 @@ static int probe_key(const struct matcher *m, const struct con *c, int32_t var, 
       return 0; /* its scale is an expression of its own */
    int64_t head[] = {c->check, c->truth, c->arg, c->check == CON_TEXT ? (int64_t)c->at : 0, c->len, var,
                      (int64_t)m->ctx.offset, (int64_t)m->ctx.index, (int64_t)m->ctx.size, m->ctx.last,
-                     m->ctx.listing};
+                     m->ctx.listing, m->lax};
    for (unsigned j = 0; j < sizeof head / sizeof head[0]; j++)
       key_add(k, head[j]);
-   for (unsigned w = 0; w < 4; w++)
+   for (unsigned w = 0; w < 4 && at != KEY_UNKNOWNS; w++)
       key_add(k, m->narrowed[at] ? (int64_t)m->domain[4 * at + w] : -1);
    return key_side(m, &c->a, at, k, 0) && key_side(m, &c->b, at, k, 0);
 }
@@ -2525,11 +2541,14 @@ static void unmask_narrowed(const struct matcher *m, struct unknown_set *u)
  * other equations aside.  When none does, no search of other fields can
  * help, and the reading stops here.  (A Midgard bundle's constant lane
  * that no swizzle selects was found only after every value of every
- * other unknown field had been tried under it: a hundred times slower.) */
+ * other unknown field had been tried under it: a hundred times slower.)
+ * A parameter's link is such an equation once the parameter has a value
+ * (a case's rm == 3 where the argument cannot be 3).  probed: probe has
+ * just tried it, so one field of at most 8 bits needs no second try. */
 static int can_hold(struct matcher *m, unsigned i, int probed)
 {
    const struct con *c = &m->cons[i];
-   if (c->done || passes_on(m, c) || is_link(m, c))
+   if (c->done || passes_on(m, c))
       return 1;
    struct unknown_set u;
    memset(&u, 0, sizeof u);
@@ -2545,10 +2564,26 @@ static int can_hold(struct matcher *m, unsigned i, int probed)
    unmask_narrowed(m, &u);
    if (u.bits > SEARCH_BITS)
       return 1; /* (not known to fail) */
+   /* remembered as a probe is: the same equation over the same known
+    * values, its unknown fields as they stand, holds or not alike (a
+    * search tries the values of one field under each of another's) */
+   struct probe_key key;
+   struct memo *slot = NULL;
+   if (probe_key(m, c, -2, KEY_UNKNOWNS, &key)) {
+      uint32_t h = key_hash(&key);
+      slot = &m->memo[h % MEMO_SLOTS];
+      if (m->memo_gen[h % MEMO_SLOTS] == m->generation && slot->hash == h && slot->key.n == key.n &&
+          memcmp(slot->key.v, key.v, key.n * sizeof key.v[0]) == 0)
+         return (int)slot->keep[0];
+      m->memo_gen[h % MEMO_SLOTS] = 0;
+      slot->hash = h;
+      slot->key = key;
+   }
    int holds = 0, bounds = m->trying_bounds;
+   uint64_t x = 0;
    m->trying = 1;        /* (the values are undone at once: no equation is pending by them) */
    m->trying_bounds = 1; /* (and one out of range is no message) */
-   for (uint64_t x = 0; !holds && !m->overflow && x < ((uint64_t)1 << u.bits); x++) {
+   for (; !holds && x < ((uint64_t)1 << u.bits); x++) {
       unsigned mark = m->n_trail;
       int same;
       holds = assign_packed(m, &u, x, NULL, &same);
@@ -2560,7 +2595,18 @@ static int can_hold(struct matcher *m, unsigned i, int probed)
    }
    m->trying = 0;
    m->trying_bounds = bounds;
-   return holds || m->overflow;
+   /* (its tries count against the step budget: a bundle whose searches
+    * each end in a can_hold that fails took a minute without) */
+   m->steps += x / TRIES_PER_STEP;
+   if (m->steps > STEP_BUDGET)
+      m->overflow = 1;
+   if (m->overflow)
+      return 1;
+   if (slot) {
+      slot->keep[0] = (uint64_t)holds;
+      m->memo_gen[slot - m->memo] = m->generation;
+   }
+   return holds;
 }
 
 static int probe(struct matcher *m, unsigned i)
