@@ -2516,6 +2516,23 @@ static uint32_t key_hash(const struct probe_key *k)
    return (uint32_t)(h ^ (h >> 32));
 }
 
+/* The memo slot for key: *hit when it holds that key's result (of this
+ * unit); else the slot, claimed for it (the caller fills keep[] and then
+ * marks it this generation's, unless its work ran out of steps). */
+static struct memo *memo_slot(struct matcher *m, const struct probe_key *key, int *hit)
+{
+   uint32_t h = key_hash(key);
+   struct memo *slot = &m->memo[h % MEMO_SLOTS];
+   *hit = m->memo_gen[h % MEMO_SLOTS] == m->generation && slot->hash == h && slot->key.n == key->n &&
+          memcmp(slot->key.v, key->v, key->n * sizeof key->v[0]) == 0;
+   if (!*hit) {
+      m->memo_gen[h % MEMO_SLOTS] = 0;
+      slot->hash = h;
+      slot->key = *key;
+   }
+   return slot;
+}
+
 /* Whether c passes an argument on to a parameter that has no value yet:
  * any value of the argument satisfies it, and probing it tells nothing. */
 static int passes_on(const struct matcher *m, const struct con *c)
@@ -2569,16 +2586,9 @@ static int can_hold(struct matcher *m, unsigned i, int probed)
     * search tries the values of one field under each of another's) */
    struct probe_key key;
    struct memo *slot = NULL;
-   if (probe_key(m, c, -2, KEY_UNKNOWNS, &key)) {
-      uint32_t h = key_hash(&key);
-      slot = &m->memo[h % MEMO_SLOTS];
-      if (m->memo_gen[h % MEMO_SLOTS] == m->generation && slot->hash == h && slot->key.n == key.n &&
-          memcmp(slot->key.v, key.v, key.n * sizeof key.v[0]) == 0)
-         return (int)slot->keep[0];
-      m->memo_gen[h % MEMO_SLOTS] = 0;
-      slot->hash = h;
-      slot->key = key;
-   }
+   int hit = 0;
+   if (probe_key(m, c, -2, KEY_UNKNOWNS, &key) && (slot = memo_slot(m, &key, &hit)) != NULL && hit)
+      return (int)slot->keep[0];
    int holds = 0, bounds = m->trying_bounds;
    uint64_t x = 0;
    m->trying = 1;        /* (the values are undone at once: no equation is pending by them) */
@@ -2626,11 +2636,10 @@ static int probe(struct matcher *m, unsigned i)
       int64_t first = 0;
       struct probe_key key;
       struct memo *slot = NULL;
+      int hit = 0;
       if (probe_key(m, c, u.vars[0], at, &key)) {
-         uint32_t h = key_hash(&key);
-         slot = &m->memo[h % MEMO_SLOTS];
-         if (m->memo_gen[h % MEMO_SLOTS] == m->generation && slot->hash == h && slot->key.n == key.n &&
-             memcmp(slot->key.v, key.v, key.n * sizeof key.v[0]) == 0) {
+         slot = memo_slot(m, &key, &hit);
+         if (hit) {
             for (unsigned x = 0; x < (1u << v->width); x++) {
                if (!((slot->keep[x / 64] >> (x % 64)) & 1))
                   continue;
@@ -2641,9 +2650,7 @@ static int probe(struct matcher *m, unsigned i)
             memcpy(keep, slot->keep, sizeof keep);
             goto probed;
          }
-         m->memo_gen[h % MEMO_SLOTS] = 0; /* (filled below, unless the probe overflows) */
-         slot->hash = h;
-         slot->key = key;
+         /* (filled below, unless the probe overflows) */
       }
       m->trying = 1; /* (the tries' values are undone: no equation is pending by them) */
       for (unsigned x = 0; x < (1u << v->width); x++) {
