@@ -657,6 +657,22 @@ class Midgard(Scratch):
             "MOV.i32 R31.w, TMP0.w, R1.x\nFCSEL.scalar.f32 R1.y, R0.y, R0.z.abs\n\n"
             "MOV.i32 TMP0.x, TMP0.x, #1048576000\nFCMP.lt.i32 R31.w, R1.y.abs, #0.25\n"
             "CSEL.scalar.i32 R1.z, #1065353216, TMP0.x\nuconstants 0x3F800000, 0x5D5E0B6B, 0x3E800000, 0x0",
+            # two scalar constants: a lane that no component selects is
+            # refused at once (can_hold), not after every other field's
+            # values (16 million steps)
+            "AVG.round.i32 R3.w, U1.z, #3220176896\nFCEIL.f32 R1.w.clamp_m1_1, R5.z, #0\n"
+            "uconstants 0x0, 0xBFF00000, 0x0, 0xBFF00000",
+            # a real program (real-midgard.jsonl): `#0` tried as a 64-bit
+            # constant, rm == 3, where the scalar's argument bit(s2, 2) ? 2 : 1
+            # cannot be 3 (a parameter's link, one bit of an 11-bit field)
+            "LD_VARY.f32 R0.xyz~, 0.x, 0.x\n\nADD.i32 R1.w, PC_SP.x, #0\nMOV.i32 R0.w, TMP0.x, #1053609165\n"
+            "MOV.i32 R0.xyz, TMP0.xxx, R0.xyz\nbrx.reserved.write.always +0 -> alu/8\n"
+            "uconstants 0x3ECCCCCD, 0x0, 0x0, 0x0\nbreak\n\nMOV.i32 R0, TMP0.xxxx, R0\nADD.i32 R1.w, PC_SP.x, #0\n"
+            "brx.reserved.write.always -2 -> alu/8",
+            # all-zero constants: every search ends in a can_hold that
+            # fails (its tries count as steps: a minute before they did)
+            "SUB.i32 TMP0.x, #0, R0.z\nCMP.lt.i32 R31.w, R0.x, #0\nCSEL.scalar.i32 R0.x, TMP0.x, R0.z\n"
+            "MUL.i32 R0.y, R0.y, #10\nuconstants 0x0, 0x0, 0x0, 0x0",
         ]
         for text in cases:
             with self.subTest(text=text):
