@@ -12,7 +12,7 @@ from . import expr as X
 from . import template as T
 from .diag import Diagnostics
 from .model import (BUILTIN_TYPES, Alt, Case, Choice, Container, Derive, Display,
-                    Enum, EnumValue, Field, Item, Let, Match, Operand, Property,
+                    Enum, EnumValue, Field, Item, Let, Match, Operand, Prefer, Property,
                     Rule, Sequence, Source, Spec, State, StateSet, Stream, Struct, TypeRef, Use, Option,
                     Variant)
 
@@ -362,6 +362,11 @@ class Builder:
         return Let(el.get("name"), el.get("value"), self.loc(el), vloc, doc_text(el), self.src(el), value=value,
                    owner=owner)
 
+    def prefer(self, el, owner):
+        """<prefer value> (the schema allows one, in a struct or sequence)."""
+        value, vloc = self.parse_expr(el, "value")
+        owner.prefer = Prefer(el.get("value"), self.loc(el), vloc, doc_text(el), self.src(el), value=value)
+
     def members(self, el, owner):
         members, rules, displays = [], [], []
         owner.lets, owner.operands = [], []
@@ -382,6 +387,8 @@ class Builder:
                 rules.append(self.rule(c))
             elif c.tag == "display":
                 displays.append(self.display(c, owner))
+            elif c.tag == "prefer":
+                self.prefer(c, owner)
         return members, rules, displays
 
     def whens(self, el):
@@ -466,6 +473,8 @@ class Builder:
                 rules.append(self.rule(c))
             elif c.tag == "display":
                 displays.append(self.display(c))
+            elif c.tag == "prefer":
+                self.prefer(c, seq)
         return seq
 
     def choice(self, el):

@@ -365,6 +365,16 @@ class Differ:
                        f"what {who} computes for {k} changed")
                 self.add("breaking", "derive-changed", f"{where}.{k}", how, da.get(k), db.get(k))
 
+    def prefer(self, s, t, where):
+        """A <prefer> changes which bytes isa as writes for a text, not what
+        any bytes decode or print as."""
+        a = canon(s.prefer.value) if s.prefer is not None else None
+        b = canon(t.prefer.value) if t.prefer is not None else None
+        if a != b:
+            how = ("isa as now ranks" if a is None else "isa as no longer ranks" if b is None else
+                   "how isa as ranks") + f" the encodings of {where} that print the same text"
+            self.add("compatible", "prefer-changed", where, how + (" changed" if a and b else ""), a, b)
+
     def containers(self):
         a = {c.name: (c.magic, c.layout, c.chunks) for c in self.old.containers}
         b = {c.name: (c.magic, c.layout, c.chunks) for c in self.new.containers}
@@ -695,6 +705,7 @@ class Differ:
         self.rules(s.rules, t.rules, where)
         self.lets(s.lets, t.lets, where)
         self.operands(s.operands, t.operands, where)
+        self.prefer(s, t, where)
 
     def flag_keeps_length(self, s, t):
         """Whether a length flag new in t gives every old s its old length:
@@ -1059,6 +1070,7 @@ class Differ:
         self.rules(s.rules, t.rules, where)
         self.lets(s.lets, t.lets, where)
         self.operands(s.operands, t.operands, where)
+        self.prefer(s, t, where)
 
     # ------------------------------------------------------------- text and rules
 

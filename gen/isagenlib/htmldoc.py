@@ -301,7 +301,7 @@ def struct_section(s, width, families):
     sec.displays = [(d.when_text or "", template_text(d.parts)) for d in s.displays]
     sec.mnemonics = mnemonics(s.name, [text for _, text in sec.displays])
     sec.rules = rule_views(s.rules)
-    sec.lets = [(lt.name, lt.value_text) for lt in s.lets]
+    sec.lets = [(lt.name, lt.value_text) for lt in s.lets] + prefer_view(s)
     for v in s.variants:
         vs = Section("variant", v.name, anchor("variant", s.name, v.name), v.doc, " ".join(v.src))
         chosen = [" && ".join(f"{m.field_path or 'bits'} == {m.value_text}" for m in group) for group in v.whens]
@@ -313,6 +313,11 @@ def struct_section(s, width, families):
         vs.rules = rule_views(v.rules)
         sec.variants.append(vs)
     return sec
+
+
+def prefer_view(t):
+    """A <prefer>, listed with the values: what isa as maximises."""
+    return [("(isa as takes the greatest) prefer", t.prefer.value_text)] if t.prefer is not None else []
 
 
 def mnemonics(name, displays):
@@ -357,7 +362,8 @@ def sequence_section(q):
             "count": it.count_text or "1", "max": it.max, "doc": it.doc})
     sec.displays = [(d.when_text or "", template_text(d.parts)) for d in q.displays]
     sec.rules = rule_views(q.rules)
-    sec.lets = [(lt.name, lt.value_text) for lt in q.lets] + [(f"{d.field} (derived)", d.value_text) for d in q.derives]
+    sec.lets = [(lt.name, lt.value_text) for lt in q.lets] + [(f"{d.field} (derived)", d.value_text) for d in q.derives] \
+        + prefer_view(q)
     if q.size_text:
         sec.lets.append(("size", q.size_text))
     return sec

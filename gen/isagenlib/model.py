@@ -318,6 +318,19 @@ class Variant:
 
 
 @model
+class Prefer:
+    """<prefer>: of several encodings that print the same text, the
+    assembler takes the one whose `value` is greatest (the reference
+    tool's encoder's choice: Midgard's scheduler's unit order)."""
+    value_text: str
+    loc: Loc
+    value_loc: Loc
+    doc: str = ""
+    src: List[str] = dc_field(default_factory=list)
+    value: object = None     # parsed
+
+
+@model
 class Struct:
     # as written
     name: str
@@ -336,6 +349,7 @@ class Struct:
     lets: list = dc_field(default_factory=list)
     operands: list = dc_field(default_factory=list)  # local operands
     length_flag: Optional[str] = None  # a 1-bit field choosing `bits` or `min_length`
+    prefer: Optional[Prefer] = None  # what isa as takes of encodings printing the same text
     # parsed
     length: object = None
     length_loc: Optional[Loc] = None
@@ -408,6 +422,7 @@ class Sequence:
     operands: list = dc_field(default_factory=list)
     size: object = None      # parsed
     size_loc: Optional[Loc] = None
+    prefer: Optional[Prefer] = None  # what isa as takes of encodings printing the same text
     kind = "sequence"
 
 

@@ -251,6 +251,24 @@ static const struct isa_asm_chained ${P}_asm_chained[] = {
 };
 
 % endif
+<% prefers = a.prefer_types() %>\
+% if prefers:
+%   for t in prefers:
+
+/* ${t.name}'s <prefer>: of encodings printing the same text, the greatest wins */
+%     for ln in g.function(('int64_t ' + P + '_asm_prefer_' + t.name, ['const %s *v' % n.sname(t), 'const struct isa_ctx *ctx']), a.prefer_body(t), static=True):
+${ln}
+%     endfor
+%   endfor
+
+static int ${P}_asm_prefer(const void *a, const void *b, const struct isa_ctx *ctx)
+{
+%   for ln in a.prefer_dispatch():
+   ${ln}
+%   endfor
+}
+
+% endif
 static const struct isa_asm ${P}_asm = {
    ${P}_asm_goals,
    ${P}_asm_kids,
@@ -274,5 +292,6 @@ static const struct isa_asm ${P}_asm = {
    ${(P + '_asm_chained') if a.chained else '0'},
    ${len(a.chained)},
    ${1 if a.empty_lines else 0},
+   ${(P + '_asm_prefer') if prefers else '0'},
 };
 % endif

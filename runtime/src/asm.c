@@ -183,6 +183,9 @@ struct matcher {
    unsigned errors, best_errors;     /* what the spec's validators find wrong with the unit (isa check) */
    unsigned warnings, best_warnings; /* ... and what they warn of (an encoding its producers do not write) */
    int best_found;                   /* best_errors and best_warnings are counted (count_findings) */
+   /* the spec's <prefer>, or NULL: none, or the program is read again
+    * without it (isa_assemble) */
+   int (*prefer)(const void *a, const void *b, const struct isa_ctx *ctx);
    size_t unsolved; /* the furthest a unit's text was read to with no encoding printing it */
    size_t fewest; /* the fewest bytes the unit being matched can take */
    size_t require; /* a listing: the bytes the next unit's offset leaves this one, or 0 */
@@ -1844,10 +1847,12 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       /* at the same length, a unit printing the text exactly beats one
        * printing it with other blanks, then one the spec's validators find
        * no error in (TGSI's operand counts), then one read through defined
-       * operand cases only, then one of fewer bytes (AGX's short forms) */
+       * operand cases only, then the one the spec's <prefer> is greatest
+       * for (Midgard's scheduler's units), then one of fewer bytes (AGX's
+       * short forms) */
       if (m->pos > m->best_end ||
-          (m->pos == m->best_end &&
-           (m->best_mismatch || !m->best_defined || m->best_laxed || m->best_bytes > m->fewest))) {
+          (m->pos == m->best_end && (m->best_mismatch || !m->best_defined || m->best_laxed ||
+                                     m->best_bytes > m->fewest || m->prefer))) {
          if (!finish(m) || (m->require && m->unit_bytes != m->require)) {
             size_t at = m->pos;
             skip_blank(m, 0, 0);
@@ -1875,10 +1880,17 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          int same_warnings = same_defined && m->warnings == m->best_warnings;
          /* (of lax readings, the one with the fewest bodies the printer
           * leaves out: COLOR[0] is a semantic's index 0, not no semantic) */
-         int same = same_warnings && m->laxed == m->best_laxed;
+         int same_laxed = same_warnings && m->laxed == m->best_laxed;
+         /* (only against a unit of the same text: best holds none before
+          * the first, and a shorter text's unit is no rival) */
+         int preferred = m->prefer && same_laxed && m->pos == m->best_end && m->best_end > m->start
+                            ? m->prefer(m->decoded, m->best, &m->ctx)
+                            : 0;
+         int same = same_laxed && preferred == 0;
          if (m->pos > m->best_end || m->mismatch < m->best_mismatch || (same_text && m->errors < m->best_errors) ||
              (same_errors && defined > m->best_defined) || (same_defined && m->warnings < m->best_warnings) ||
-             (same_warnings && m->laxed < m->best_laxed) || (same && m->unit_bytes < m->best_bytes) ||
+             (same_warnings && m->laxed < m->best_laxed) || (same_laxed && preferred > 0) ||
+             (same && m->unit_bytes < m->best_bytes) ||
              (same && m->unit_bytes == m->best_bytes && m->changed < m->best_changed)) {
             m->best_changed = m->changed;
             m->best_errors = m->errors;
@@ -1895,10 +1907,11 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
           * line) the line is.  (The validators' findings rank what was
           * found but do not keep the search going: rules about the whole
           * program, $program_size, cannot hold while one unit is read, and
-          * searching on made Lima GP three times slower.) */
+          * searching on made Lima GP three times slower.  A spec's
+          * <prefer> does keep it going: a later encoding may rank higher.) */
          skip_blank(m, 0, m->t->multiline);
          if ((m->pos >= m->len || (!m->t->multiline && m->text[m->pos] == '\n')) && !m->best_mismatch &&
-             m->best_defined && !m->best_laxed && m->best_bytes <= m->fewest &&
+             m->best_defined && !m->best_laxed && m->best_bytes <= m->fewest && !m->prefer &&
              (!m->lax || (m->best_found && !m->best_errors && !m->best_warnings)))
             return 1;
       }
@@ -3611,7 +3624,11 @@ static int match_last(struct matcher *m, size_t unit_start, int matched)
 }
 
 static int assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options, uint8_t *buf,
-                    size_t cap, size_t *size, struct diags *ds, struct labels *labels);
+                    size_t cap, size_t *size, struct diags *ds, struct labels *labels, int use_prefer,
+                    int *chain_failed);
+static int assemble_passes(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options,
+                           uint8_t *buf, size_t cap, size_t *size, struct diags *ds, int use_prefer,
+                           int *chain_failed);
 
 int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options,
                  uint8_t *buf, size_t cap, size_t *size,
@@ -3634,19 +3651,55 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          *n_diags = ds.n;
       return r;
    }
-   /* labels: each pass reads them where the pass before left them, until
-    * none moves (a label used before its line is known from the second) */
+   int chain_failed = 0;
+   int r = assemble_passes(spec, text, len, options, buf, cap, size, &ds, 1, &chain_failed);
+   if (r == ISA_ERR_ARG && chain_failed && spec->assembler->prefer) {
+      /* the units the spec's <prefer> ranks first do not make a program
+       * that prints the text (Midgard: a longer bundle moves a branch
+       * target the text shows): read it again without it, keeping the
+       * first reading's errors if that fails too */
+      unsigned found = ds.n, stored = found < max_diags ? found : max_diags;
+      struct isa_asm_diag *kept = stored && diags ? (struct isa_asm_diag *)malloc(stored * sizeof *kept) : NULL;
+      if (kept)
+         memcpy(kept, diags, stored * sizeof *kept);
+      if (kept || !stored || !diags) {
+         int again = assemble_passes(spec, text, len, options, buf, cap, size, &ds, 0, &chain_failed);
+         if (again == ISA_OK) {
+            r = again;
+         } else {
+            if (kept)
+               memcpy(diags, kept, stored * sizeof *kept);
+            ds.n = found;
+            *size = 0;
+            r = again == ISA_ERR_LIMIT ? again : r;
+         }
+      }
+      free(kept);
+   }
+   if (n_diags)
+      *n_diags = ds.n;
+   return r;
+}
+
+/* The text read in passes: labels: each pass reads them where the pass
+ * before left them, until none moves (a label used before its line is
+ * known from the second). */
+static int assemble_passes(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options,
+                           uint8_t *buf, size_t cap, size_t *size, struct diags *ds, int use_prefer,
+                           int *chain_failed)
+{
    struct labels labels;
    memset(&labels, 0, sizeof labels);
    int r;
    for (unsigned pass = 0;; pass++) {
       labels.again = 0;
       labels.final = pass + 1 >= MAX_PASSES;
-      ds.n = 0;
+      ds->n = 0;
       *size = 0;
-      r = assemble(spec, text, len, options, buf, cap, size, &ds, &labels);
+      *chain_failed = 0;
+      r = assemble(spec, text, len, options, buf, cap, size, ds, &labels, use_prefer, chain_failed);
       if (labels.again && labels.final && r == ISA_OK) {
-         report(&ds, 0, "labels still move after %d readings of the text", MAX_PASSES);
+         report(ds, 0, "labels still move after %d readings of the text", MAX_PASSES);
          *size = 0;
          r = ISA_ERR_ARG;
       }
@@ -3655,14 +3708,13 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
    }
    free(labels.v);
    free(labels.slots);
-   if (n_diags)
-      *n_diags = ds.n;
    return r;
 }
 
 /* One pass over the text (isa_assemble). */
 static int assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options, uint8_t *buf,
-                    size_t cap, size_t *size, struct diags *dsp, struct labels *labels)
+                    size_t cap, size_t *size, struct diags *dsp, struct labels *labels, int use_prefer,
+                    int *chain_failed)
 {
    struct diags ds = *dsp;
    int status = ISA_OK;
@@ -3680,6 +3732,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
       return ISA_ERR_LIMIT;
    m->spec = spec;
    m->t = spec->assembler;
+   m->prefer = use_prefer ? m->t->prefer : NULL;
    m->text = text;
    m->len = len;
    m->unit_size = usz;
@@ -3887,6 +3940,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
       } else if (m->t->n_chained && spec->step && !gaps && listing <= 0 && !labels->n &&
                  !check_chained(m, &units, buf, *size, options, &ds)) {
          status = ISA_ERR_ARG;
+         *chain_failed = 1;
       }
    }
 out:

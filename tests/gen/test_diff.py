@@ -75,6 +75,14 @@ class Synthetic(unittest.TestCase):
         self.assertEqual(triples(got), set(want), "\n".join(f"{c.cls} {c.kind} {c.where}: {c.text}" for c in got))
         return got
 
+    def test_prefer(self):
+        """Which encoding isa as writes is no change to what bytes mean."""
+        with_prefer = BASE.replace('<display>{op} r{d}</display>', '<prefer value="u2"/><display>{op} r{d}</display>')
+        self.expect(BASE, with_prefer, ("compatible", "prefer-changed", "Alu"))
+        self.expect(with_prefer, with_prefer.replace('value="u2"', 'value="u2 + 1"'),
+                    ("compatible", "prefer-changed", "Alu"))
+        self.expect(with_prefer, with_prefer.replace('value="u2"', 'value="(u2)"'))
+
     def test_a_spec_against_itself_is_empty(self):
         self.assertEqual(changes(spec(BASE), spec(BASE)), [])
 

@@ -64,7 +64,7 @@ from .. import template as T
 from ..model import Choice, Sequence, Struct, max_bits
 from . import cexpr as E
 from .cexpr import Env
-from .cwriter import expr_lines
+from .cwriter import Block, expr_lines
 from .names import Names, count_member, has_member
 from .printer import display_chains
 from .sequence import SequenceCode
@@ -319,6 +319,44 @@ class AsmTables:
             lines = self.init_lines(a.type.target, f"u->u.{a.name}")
             if len(lines) > 1 or isinstance(a.type.target, Sequence):
                 out.append((a.index, lines))
+        return out
+
+    def prefer_types(self):
+        """The types whose <prefer> ranks the unit's encodings: the unit's
+        own, or (a choice) its alternatives'."""
+        t = self.unit_type
+        if isinstance(t, Choice):
+            return [a.type.target for a in t.alts if getattr(a.type.target, "prefer", None) is not None]
+        return [t] if getattr(t, "prefer", None) is not None else []
+
+    def prefer_body(self, t):
+        """Body of a type's preference function: its <prefer>'s value."""
+        body = Block()
+        body.line("(void)ctx;")
+        body.stmt("return ", E.Cast("int64_t", E.compile(t.prefer.value, Env(self.names))))
+        return body
+
+    def prefer_dispatch(self):
+        """Lines of the unit's preference between two readings: their
+        type's <prefer> compared; readings of two alternatives of a choice
+        are not compared (each alternative's value means its own)."""
+        U, n = self.names.sname(self.unit_type), self.names
+        P = n.prefix
+        if not isinstance(self.unit_type, Choice):
+            t = self.unit_type.name
+            return [f"int64_t x = {P}_asm_prefer_{t}((const {U} *)a, ctx), y = {P}_asm_prefer_{t}((const {U} *)b, ctx);",
+                    "return (x > y) - (x < y);"]
+        out = [f"const {U} *u = (const {U} *)a, *w = (const {U} *)b;",
+               "if (u->variant != w->variant)", "   return 0;", "switch (u->variant) {"]
+        for al in self.unit_type.alts:
+            t = al.type.target
+            if getattr(t, "prefer", None) is not None:
+                out.append(f"case {al.index}: {{")
+                out.append(f"   int64_t x = {P}_asm_prefer_{t.name}(&u->u.{al.name}, ctx), "
+                           f"y = {P}_asm_prefer_{t.name}(&w->u.{al.name}, ctx);")
+                out.append("   return (x > y) - (x < y);")
+                out.append("}")
+        out += ["default:", "   return 0;", "}"]
         return out
 
     @property

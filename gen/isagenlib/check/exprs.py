@@ -72,6 +72,18 @@ class ExprChecker:
             self.operand(o)
         if self.spec.stream is not None:
             self.stream()
+        self.prefer_places()
+
+    def prefer_places(self):
+        """A <prefer> ranks whole units: the assembler reads the unit's own,
+        or (a choice) the chosen alternative's; anywhere else it ranks
+        nothing."""
+        unit = self.spec.stream.unit if self.spec.stream is not None else None
+        ranked = [unit] + ([a.type.target for a in unit.alts] if getattr(unit, "kind", None) == "choice" else [])
+        for t in self.spec.types:
+            if getattr(t, "prefer", None) is not None and not any(t is r for r in ranked):
+                self.error(t.prefer.loc, f"<prefer> in '{t.name}' ranks nothing: isa as reads the <prefer> of the "
+                                         "stream's unit, or of the alternative a choice unit takes")
 
     def lets(self, lets, names):
         """A scope's <let>s: each resolved in its own scope (a problem in
@@ -153,6 +165,7 @@ class ExprChecker:
                 self.length_reads(s)
         self.uses(s.uses, scope)
         self.rules_and_displays(s.rules, s.displays, scope)
+        self.prefer(s.prefer, self.resolver.struct_scope(s, context=NO_CONTEXT))
         for v in s.variants:
             vscope = self.resolver.struct_scope(s, v)
             self.lets(v.lets, {m.name: m for m in v.members + s.members + s.lets})
@@ -180,6 +193,13 @@ class ExprChecker:
             self.derive_target(d, self.resolver.sequence_scope(seq, context=NO_CONTEXT))
             self.expr(d.value, self.resolver.sequence_scope(seq, context=DERIVING), d.value_loc, "derive value")
         self.rules_and_displays(seq.rules, seq.displays, scope)
+        self.prefer(seq.prefer, self.resolver.sequence_scope(seq, context=NO_CONTEXT))
+
+    def prefer(self, p, scope):
+        """A <prefer> ranks units whole: it reads their fields, not the
+        program around them (a unit is ranked while it is read alone)."""
+        if p is not None:
+            self.expr(p.value, scope, p.value_loc, "prefer value")
 
     def derive_target(self, d, scope):
         """Resolve the field a <derive> sets (d.target), or report why not."""

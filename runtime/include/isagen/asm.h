@@ -204,6 +204,10 @@ struct isa_asm {
    uint32_t n_chained;
    uint8_t empty_lines; /* every unit's text has an empty line (Midgard's bundle end): an empty line
                          * in a text is a unit's end, and a template's line break reads across none */
+   /* of two encodings printing the same text, which the spec's <prefer>
+    * ranks first (the reference encoder's choice): > 0 unit a, < 0 unit b,
+    * 0 neither (or two alternatives of a choice); NULL: no <prefer> */
+   int (*prefer)(const void *a, const void *b, const struct isa_ctx *ctx);
 };
 
 #ifdef __cplusplus
