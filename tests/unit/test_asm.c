@@ -73,6 +73,14 @@ static const char *text_of(const struct isa_spec *spec, const struct corpus_entr
    return ours;
 }
 
+static int zeros(const unsigned char *p, size_t n)
+{
+   for (size_t i = 0; i < n; i++)
+      if (p[i])
+         return 0;
+   return 1;
+}
+
 /* ISAGEN_ASM_EVERY=N (the ASan/UBSan run, tests/tests.mk): every Nth
  * record only, for the sanitizers' sake (the plain run reads them all). */
 static unsigned every(void)
@@ -90,7 +98,7 @@ Test(asm, every_corpus_entry_assembles_to_bytes_that_print_its_text, .timeout = 
    for (unsigned c = 0; c < n_corpora; c++) {
       const struct corpus *cp = &corpora[c];
       const struct isa_spec *spec = isa_spec_find(cp->spec);
-      unsigned total = 0, round = 0, same = 0, listed = 0, gaps = 0;
+      unsigned total = 0, round = 0, same = 0, padded = 0, listed = 0, gaps = 0;
       cr_assert(spec, "%s: spec %s", cp->name, cp->spec);
       if (!spec->assembler)
          continue;
@@ -135,9 +143,13 @@ Test(asm, every_corpus_entry_assembles_to_bytes_that_print_its_text, .timeout = 
          round++;
          size_t n = hex_bytes(e->hex, want, sizeof want);
          same += n == size && !memcmp(want, bytes, n);
+         /* (Mesa's Midgard compiler puts a zero quadword after the last
+          * bundle, where no printer looks: counted apart, not as the same) */
+         padded += n > size && !memcmp(want, bytes, size) && zeros(want + size, n - size);
       }
       fprintf(stderr, "asm: %-28s %5u/%u round trip, %u listed as not assembled (%u of them gaps to close); bytes the "
-              "corpus's own: %u (%.0f%%)\n", cp->name, round, total, listed, gaps, same, round ? 100.0 * same / round : 0.0);
+              "corpus's own: %u (%.0f%%), and %u more but for zero bytes after the last unit\n", cp->name, round, total,
+              listed, gaps, same, round ? 100.0 * same / round : 0.0, padded);
    }
    cr_assert(specs_with > 0, "some spec has an assembler");
 }
