@@ -13,7 +13,8 @@ are below, then the struct's):
 * bits of F's <reserved>, <mbz> and <mbo> that the struct's own members
   occupy are no longer reserved (a family member that gives meaning to
   unknown bits says so by declaring the field);
-* F's displays are used unless the struct has its own;
+* F's displays are used unless the struct has its own, and so is F's
+  <prefer>;
 * the bit-holding members end up in bit order (the order of their first
   bits), so the C struct reads as the encoding does.
 
@@ -170,11 +171,12 @@ class Expander:
             if c.tag in OCCUPYING_TAGS:
                 taken |= _bits(c)
         own_display = any(c.tag == "display" for c in own)
+        own_prefer = any(c.tag == "prefer" for c in own)
         out = []
         for c in inherited:
             if c.get("name") is not None and c.get("name") in own_names and c.tag not in ("display", "rule"):
                 continue
-            if c.tag == "display" and own_display:
+            if (c.tag == "display" and own_display) or (c.tag == "prefer" and own_prefer):
                 continue
             if c.tag in RESERVED_TAGS and _bits(c) & taken:
                 left = _bits(c) - taken

@@ -104,6 +104,15 @@ class Layouts(unittest.TestCase):
         self.assertEqual(T.text_of(self.struct("abs").displays[0].parts), "{pad 6}un{end} {Src(a)}")
         self.assertEqual(T.text_of(self.struct("neg").displays[0].parts), "{pad 6}neg{end} {Src(a)}")
 
+    def test_prefer_is_inherited_unless_given(self):
+        spec = load(SHARED.replace("{body}", """
+  <format name="F" bits="8"><field name="f" bits="1..7" type="uint"/><prefer value="f"/></format>
+  <struct name="A" extends="F"><fixed bits="0" value="0"/><display>a {f}</display></struct>
+  <struct name="B" extends="F"><fixed bits="0" value="1"/><prefer value="0 - f"/><display>b {f}</display></struct>
+  <choice name="I"><alt type="A"/><alt type="B"/></choice>"""))
+        self.assertEqual(spec.type_named("A").prefer.value_text, "f")
+        self.assertEqual(spec.type_named("B").prefer.value_text, "0 - f", "the struct's own replaces the format's")
+
     def test_the_same_model_as_written_by_hand(self):
         """Only the layout of the file differs (the displays are padded, the
         choice ordered): the semantic diff finds nothing that decodes,
