@@ -317,7 +317,7 @@ def struct_section(s, width, families):
 
 def prefer_view(t):
     """A <prefer>, listed with the values: what isa as maximises."""
-    return [("(isa as takes the greatest) prefer", t.prefer.value_text)] if t.prefer is not None else []
+    return [("prefer (isa as takes the greatest)", t.prefer.value_text)] if t.prefer is not None else []
 
 
 def mnemonics(name, displays):
