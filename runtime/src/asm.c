@@ -3624,11 +3624,9 @@ static int match_last(struct matcher *m, size_t unit_start, int matched)
 }
 
 static int assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options, uint8_t *buf,
-                    size_t cap, size_t *size, struct diags *ds, struct labels *labels, int use_prefer,
-                    int *chain_failed);
+                    size_t cap, size_t *size, struct diags *ds, struct labels *labels, int use_prefer);
 static int assemble_passes(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options,
-                           uint8_t *buf, size_t cap, size_t *size, struct diags *ds, int use_prefer,
-                           int *chain_failed);
+                           uint8_t *buf, size_t cap, size_t *size, struct diags *ds, int use_prefer);
 
 int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options,
                  uint8_t *buf, size_t cap, size_t *size,
@@ -3651,19 +3649,20 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
          *n_diags = ds.n;
       return r;
    }
-   int chain_failed = 0;
-   int r = assemble_passes(spec, text, len, options, buf, cap, size, &ds, 1, &chain_failed);
-   if (r == ISA_ERR_ARG && chain_failed && spec->assembler->prefer) {
-      /* the units the spec's <prefer> ranks first do not make a program
-       * that prints the text (Midgard: a longer bundle moves a branch
-       * target the text shows): read it again without it, keeping the
-       * first reading's errors if that fails too */
+   int r = assemble_passes(spec, text, len, options, buf, cap, size, &ds, 1);
+   if (r == ISA_ERR_ARG && spec->assembler->prefer) {
+      /* the units the spec's <prefer> ranks first may not make a program
+       * that prints the text (Midgard: a longer bundle moves the target
+       * of a branch whose text shows the tag it finds there, so that a
+       * later bundle, or the program as encoded, prints otherwise): read
+       * it again without it, keeping the first reading's errors if that
+       * fails too */
       unsigned found = ds.n, stored = found < max_diags ? found : max_diags;
       struct isa_asm_diag *kept = stored && diags ? (struct isa_asm_diag *)malloc(stored * sizeof *kept) : NULL;
       if (kept)
          memcpy(kept, diags, stored * sizeof *kept);
       if (kept || !stored || !diags) {
-         int again = assemble_passes(spec, text, len, options, buf, cap, size, &ds, 0, &chain_failed);
+         int again = assemble_passes(spec, text, len, options, buf, cap, size, &ds, 0);
          if (again == ISA_OK) {
             r = again;
          } else {
@@ -3685,8 +3684,7 @@ int isa_assemble(const struct isa_spec *spec, const char *text, size_t len, cons
  * before left them, until none moves (a label used before its line is
  * known from the second). */
 static int assemble_passes(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options,
-                           uint8_t *buf, size_t cap, size_t *size, struct diags *ds, int use_prefer,
-                           int *chain_failed)
+                           uint8_t *buf, size_t cap, size_t *size, struct diags *ds, int use_prefer)
 {
    struct labels labels;
    memset(&labels, 0, sizeof labels);
@@ -3696,8 +3694,7 @@ static int assemble_passes(const struct isa_spec *spec, const char *text, size_t
       labels.final = pass + 1 >= MAX_PASSES;
       ds->n = 0;
       *size = 0;
-      *chain_failed = 0;
-      r = assemble(spec, text, len, options, buf, cap, size, ds, &labels, use_prefer, chain_failed);
+      r = assemble(spec, text, len, options, buf, cap, size, ds, &labels, use_prefer);
       if (labels.again && labels.final && r == ISA_OK) {
          report(ds, 0, "labels still move after %d readings of the text", MAX_PASSES);
          *size = 0;
@@ -3713,8 +3710,7 @@ static int assemble_passes(const struct isa_spec *spec, const char *text, size_t
 
 /* One pass over the text (isa_assemble). */
 static int assemble(const struct isa_spec *spec, const char *text, size_t len, const int64_t *options, uint8_t *buf,
-                    size_t cap, size_t *size, struct diags *dsp, struct labels *labels, int use_prefer,
-                    int *chain_failed)
+                    size_t cap, size_t *size, struct diags *dsp, struct labels *labels, int use_prefer)
 {
    struct diags ds = *dsp;
    int status = ISA_OK;
@@ -3940,7 +3936,6 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
       } else if (m->t->n_chained && spec->step && !gaps && listing <= 0 && !labels->n &&
                  !check_chained(m, &units, buf, *size, options, &ds)) {
          status = ISA_ERR_ARG;
-         *chain_failed = 1;
       }
    }
 out:
