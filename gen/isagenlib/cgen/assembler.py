@@ -543,7 +543,7 @@ class AsmTables:
             with self.walking(d.when_loc):
                 branches.append(before + self.assume(d.when, True, s, None) + body)
                 before = before + self.assume(d.when, False, s, None)
-        g = self.presence_goals(s) + [self.alt(branches) if len(branches) > 1 else self.seq(branches[0])]
+        g = self.presence_goals(s) + self.derive_goals(s) + [self.alt(branches) if len(branches) > 1 else self.seq(branches[0])]
         lf = getattr(s, "length_flag_field", None)
         if lf is not None:
             # the short form when it holds the text, else the long one (the encoder's own rule)
@@ -568,6 +568,30 @@ class AsmTables:
             flag.ref = R.ItemPresent(it, count=it.present is None)
             with self.walking(it.present_loc if it.present is not None else it.count_loc):
                 out.append(self.add(Goal("EQ", a=self.expr(flag, s, None), b=self.expr(node, s, None))))
+        return out
+
+    def derive_goals(self, s):
+        """An equation per <derive> of a sequence whose items each take a
+        fixed number of bits: the field equals its value, $size being the
+        bits of the items present (what the encoder lays out, alignment
+        included).  Without it the field is searched like any other, and a
+        value the encoder then replaces is found wrong only by printing the
+        unit: Midgard's tag size, which a display reads against the
+        previous bundle's next tag, took 25,000 printed encodings to rule
+        out one size.  A sequence with an item of varying size gets none
+        (the encoder still derives the field; the check prints it)."""
+        if not isinstance(s, Sequence) or not s.derives:
+            return []
+        size = items_size(s)
+        if size is None:
+            return []
+        out = []
+        for d in s.derives:
+            if d.target is None or d.value is None:
+                continue
+            with self.walking(d.value_loc):
+                value = self.expr(with_size(d.value, size), s, None)
+                out.append(self.add(Goal("EQ", a=self.expr(d.target, s, None), b=value)))
         return out
 
     # ---- templates
@@ -1356,6 +1380,42 @@ def min_bytes(s):
         return min_bytes(first) if isinstance(first, Struct) and s.items[0].present is None else 0
     bits = s.min_length if s.min_length is not None else s.bits
     return (bits + 7) // 8
+
+
+def items_size(seq):
+    """The bits sequence seq's items take, as an expression of their
+    presence flags and counts (present(item), count(item)), aligned as the
+    encoder aligns them; None when an item's own size varies."""
+    total = None
+    for it in seq.items:
+        t = it.type.target
+        if not isinstance(t, Struct) or t.length is not None or t.min_length is not None:
+            return None
+        term = X.Num(t.bits, 0)
+        if it.present is not None or it.count is not None:
+            flag = X.Call("count" if it.present is None else "present", [X.Path([it.name], 0)], 0)
+            flag.ref = R.ItemPresent(it, count=it.present is None)
+            term = X.Binary("*", flag, term, 0)
+        total = term if total is None else X.Binary("+", total, term, 0)
+    if total is None:
+        return None
+    if seq.align > 1:
+        total = X.Binary("*", X.Binary("/", X.Binary("+", total, X.Num(seq.align - 1, 0), 0),
+                                        X.Num(seq.align, 0), 0), X.Num(seq.align, 0), 0)
+    return total
+
+
+def with_size(node, size):
+    """A copy of expression node, $size replaced by expression `size`."""
+    if isinstance(node, X.Var) and node.name == "size" and node.index is None and node.prop is None:
+        return size
+    out = copy.copy(node)
+    for name, kid in vars(node).items():
+        if isinstance(kid, X.Node):
+            setattr(out, name, with_size(kid, size))
+        elif isinstance(kid, list):
+            setattr(out, name, [with_size(k, size) if isinstance(k, X.Node) else k for k in kid])
+    return out
 
 
 def most_bits(t):
