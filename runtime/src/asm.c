@@ -46,7 +46,7 @@
 #define MAX_SPANS 64       /* text in one unit the check does not compare as printed (labels; lax) */
 #define MAX_WATCH 16384    /* (equation, place it reads) pairs per unit */
 #define MEMO_SLOTS 512     /* probes remembered per unit */
-#define MEMO_KEY 40        /* values that say what a probe depended on */
+#define MEMO_KEY 128       /* values that say what a probe depended on (a Midgard constant lane's: 100 and more) */
 #define TRIES_PER_STEP 8   /* can_hold's tries of a value count against STEP_BUDGET, this many to a step */
 
 /* The labels of a text (name: at a line's start): where each is, as the
@@ -2453,13 +2453,64 @@ static int key_add(struct probe_key *k, int64_t x)
  * its bits as they stand and its domain (what can_hold's tries read). */
 #define KEY_UNKNOWNS (SIZE_MAX - 2)
 
-static int key_unknown(const struct matcher *m, int32_t r, size_t at, struct probe_key *k)
+/* The domain of the field at byte `at`: 0 when it has every value, else 1
+ * and its four words (a key is short that way: the keys of Midgard's
+ * constant lanes name eight fields) */
+static int key_domain(const struct matcher *m, size_t at, struct probe_key *k)
 {
-   if (!key_add(k, -1 - (int64_t)r) || !key_add(k, load(m->unit + at, &m->t->vars[r])))
+   if (!m->narrowed[at])
+      return key_add(k, 0);
+   if (!key_add(k, 1))
       return 0;
    for (unsigned w = 0; w < 4; w++)
-      if (!key_add(k, m->narrowed[at] ? (int64_t)m->domain[4 * at + w] : -1))
+      if (!key_add(k, (int64_t)m->domain[4 * at + w]))
          return 0;
+   return 1;
+}
+
+static int key_unknown(const struct matcher *m, int32_t r, size_t at, struct probe_key *k)
+{
+   return key_add(k, -1 - (int64_t)r) && key_add(k, load(m->unit + at, &m->t->vars[r])) && key_domain(m, at, k);
+}
+
+static int key_side(const struct matcher *m, const struct side *s, size_t target, struct probe_key *k,
+                    unsigned depth);
+
+/* The key of read r of frame f, an array element at an index not known
+ * yet: what its index reads, and every element it may be (a Midgard
+ * source's constant lane, chosen by a swizzle the search has not set: its
+ * can_hold, which fails for every value of the swizzle under a wrong
+ * constant, was worked again for each value of every field searched
+ * around it, a second a bundle).  0: a struct parameter's element, or an
+ * array of more elements than a key holds. */
+#define KEY_ELEMENTS 8
+static int key_element(const struct matcher *m, int32_t r, unsigned f, size_t target, struct probe_key *k,
+                       unsigned depth)
+{
+   const struct isa_asm_var *v = &m->t->vars[r];
+   const struct frame *fr = &m->frames[f];
+   size_t scope = fr->scope;
+   if (!v->index || v->count > KEY_ELEMENTS)
+      return 0;
+   if (v->base) {
+      /* (as var_at: the struct the parameter's address is of) */
+      uintptr_t p = (uintptr_t)fr->params[v->base - 1], u = (uintptr_t)m->unit;
+      if (!((fr->known >> (v->base - 1)) & 1) || p < u || p - u >= m->unit_size)
+         return 0;
+      scope = (size_t)(p - u);
+   }
+   struct side index = {SIDE_EXPR, (uint16_t)f, v->index - 1, 0};
+   if (!key_add(k, -1 - (int64_t)r) || !key_side(m, &index, target, k, depth + 1))
+      return 0;
+   for (unsigned i = 0; i < v->count; i++) {
+      size_t at = scope + v->offset + (size_t)i * v->stride;
+      int ok = at == target            ? key_add(k, INT64_MIN + 1)
+               : m->known[at]          ? key_add(k, load(m->unit + at, v))
+               : target == KEY_UNKNOWNS ? key_unknown(m, r, at, k)
+                                        : 0;
+      if (!ok)
+         return 0;
+   }
    return 1;
 }
 
@@ -2492,8 +2543,12 @@ static int key_side(const struct matcher *m, const struct side *s, size_t target
          continue;
       }
       size_t at = var_at(m, r, s->frame);
-      int ok = at == AT_UNKNOWN  ? 0
-               : at == target    ? key_add(k, -1 - (int64_t)r)
+      if (at == AT_UNKNOWN) {
+         if (!key_element(m, r, s->frame, target, k, depth))
+            return 0;
+         continue;
+      }
+      int ok = at == target    ? key_add(k, -1 - (int64_t)r)
                : at == SIZE_MAX  ? key_add(k, INT64_MIN)
                : m->known[at]    ? key_add(k, load(m->unit + at, &m->t->vars[r]))
                : target == KEY_UNKNOWNS ? key_unknown(m, r, at, k)
@@ -2516,8 +2571,8 @@ static int probe_key(const struct matcher *m, const struct con *c, int32_t var, 
                      m->ctx.listing, m->lax};
    for (unsigned j = 0; j < sizeof head / sizeof head[0]; j++)
       key_add(k, head[j]);
-   for (unsigned w = 0; w < 4 && at != KEY_UNKNOWNS; w++)
-      key_add(k, m->narrowed[at] ? (int64_t)m->domain[4 * at + w] : -1);
+   if (at != KEY_UNKNOWNS && !key_domain(m, at, k))
+      return 0;
    return key_side(m, &c->a, at, k, 0) && key_side(m, &c->b, at, k, 0);
 }
 
@@ -2541,7 +2596,8 @@ static struct memo *memo_slot(struct matcher *m, const struct probe_key *key, in
    if (!*hit) {
       m->memo_gen[h % MEMO_SLOTS] = 0;
       slot->hash = h;
-      slot->key = *key;
+      slot->key.n = key->n; /* (its values only: a key holds up to MEMO_KEY) */
+      memcpy(slot->key.v, key->v, key->n * sizeof key->v[0]);
    }
    return slot;
 }
