@@ -543,7 +543,8 @@ class AsmTables:
             with self.walking(d.when_loc):
                 branches.append(before + self.assume(d.when, True, s, None) + body)
                 before = before + self.assume(d.when, False, s, None)
-        g = self.presence_goals(s) + self.derive_goals(s) + [self.alt(branches) if len(branches) > 1 else self.seq(branches[0])]
+        g = self.presence_goals(s) + self.derive_goals(s)
+        g.append(self.alt(branches) if len(branches) > 1 else self.seq(branches[0]))
         lf = getattr(s, "length_flag_field", None)
         if lf is not None:
             # the short form when it holds the text, else the long one (the encoder's own rule)
