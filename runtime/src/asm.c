@@ -600,20 +600,30 @@ static void undo(struct matcher *m, unsigned to)
 #define AT_UNKNOWN (SIZE_MAX - 1)
 static int read_known(const struct matcher *m, int32_t read, unsigned f);
 
+/* Where the struct variable v of frame f is a field of starts, in the
+ * unit: the frame's own, or for a struct parameter's field the address
+ * the parameter holds (the argument's, always known); AT_UNKNOWN or
+ * SIZE_MAX as var_at. */
+static size_t var_scope(const struct matcher *m, const struct isa_asm_var *v, unsigned f)
+{
+   const struct frame *fr = &m->frames[f];
+   if (!v->base)
+      return fr->scope;
+   uintptr_t p = (uintptr_t)fr->params[v->base - 1], u = (uintptr_t)m->unit;
+   if (!((fr->known >> (v->base - 1)) & 1))
+      return AT_UNKNOWN;
+   if (p < u || p - u >= m->unit_size)
+      return SIZE_MAX;
+   return (size_t)(p - u);
+}
+
 static size_t var_at(const struct matcher *m, int32_t read, unsigned f)
 {
    const struct isa_asm_var *v = &m->t->vars[read];
    const struct frame *fr = &m->frames[f];
-   size_t scope = fr->scope;
-   if (v->base) {
-      /* a struct parameter: the address it holds, in the unit (the argument's, always known) */
-      uintptr_t p = (uintptr_t)fr->params[v->base - 1], u = (uintptr_t)m->unit;
-      if (!((fr->known >> (v->base - 1)) & 1))
-         return AT_UNKNOWN;
-      if (p < u || p - u >= m->unit_size)
-         return SIZE_MAX;
-      scope = (size_t)(p - u);
-   }
+   size_t scope = var_scope(m, v, f);
+   if (scope >= AT_UNKNOWN)
+      return scope;
    int64_t i;
    if (v->index) {
       /* an array element at a computed index: once what it reads is known */
@@ -2481,24 +2491,16 @@ static int key_side(const struct matcher *m, const struct side *s, size_t target
  * source's constant lane, chosen by a swizzle the search has not set: its
  * can_hold, which fails for every value of the swizzle under a wrong
  * constant, was worked again for each value of every field searched
- * around it, a second a bundle).  0: a struct parameter's element, or an
- * array of more elements than a key holds. */
+ * around it, a second a bundle).  0: an element of a struct parameter
+ * not known yet, or of an array of more elements than a key holds. */
 #define KEY_ELEMENTS 8
 static int key_element(const struct matcher *m, int32_t r, unsigned f, size_t target, struct probe_key *k,
                        unsigned depth)
 {
    const struct isa_asm_var *v = &m->t->vars[r];
-   const struct frame *fr = &m->frames[f];
-   size_t scope = fr->scope;
-   if (!v->index || v->count > KEY_ELEMENTS)
+   size_t scope = var_scope(m, v, f);
+   if (!v->index || v->count > KEY_ELEMENTS || scope >= AT_UNKNOWN)
       return 0;
-   if (v->base) {
-      /* (as var_at: the struct the parameter's address is of) */
-      uintptr_t p = (uintptr_t)fr->params[v->base - 1], u = (uintptr_t)m->unit;
-      if (!((fr->known >> (v->base - 1)) & 1) || p < u || p - u >= m->unit_size)
-         return 0;
-      scope = (size_t)(p - u);
-   }
    struct side index = {SIDE_EXPR, (uint16_t)f, v->index - 1, 0};
    if (!key_add(k, -1 - (int64_t)r) || !key_side(m, &index, target, k, depth + 1))
       return 0;
