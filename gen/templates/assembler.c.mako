@@ -93,14 +93,14 @@ static const struct isa_asm_expr ${P}_asm_exprs[] = {
 % for k, e in enumerate(a.exprs):
 <% mask = sum(1 << i for i, p in enumerate(e.proposals) if p is not None and i < 32) %>\
 %   if e.node.type == 'float':
-   {0, ${P}_asm_e${k}, 0, ${firsts[k]}, ${len(e.reads)}, 0x0u, 0, 0, 0},
+   {0, ${P}_asm_e${k}, 0, ${firsts[k]}, ${len(e.reads)}, 0x0u, 0, 0, 0, 0},
 %   else:
    {${P}_asm_e${k}, 0, ${('%s_asm_p%d' % (P, k)) if mask else '0'}, ${firsts[k]}, ${len(e.reads)}, ${'0x%xu' % mask}, ${1 if e.separable else 0},
-    ${1 if a.identity(e) else 0}, ${a.value_bits(e.node) or 0}},
+    ${1 if a.identity(e) else 0}, ${a.value_bits(e.node) or 0}, ${1 if a.passes(e) else 0}},
 %   endif
 % endfor
 % if not a.exprs:
-   {0, 0, 0, 0, 0, 0x0u, 0, 0, 0},
+   {0, 0, 0, 0, 0, 0x0u, 0, 0, 0, 0},
 % endif
 };
 

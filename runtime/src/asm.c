@@ -895,7 +895,7 @@ static double no_eval_real(const void *self, const int64_t *params, const struct
    (void)ctx;
    return 0;
 }
-static const struct isa_asm_expr f32_value = {0, no_eval_real, 0, 0, 0, 0, 0, 0, 0};
+static const struct isa_asm_expr f32_value = {0, no_eval_real, 0, 0, 0, 0, 0, 0, 0, 0};
 
 /* Whether expr a of c, printed as the goal said, is the number's text. */
 static int prints_as(struct matcher *m, const struct con *c)
@@ -2239,7 +2239,10 @@ static void widen_mask(const struct matcher *m, struct unknown_set *u, unsigned 
    u->bits += u->widths[j];
 }
 
-static int unknown_fields(const struct matcher *m, const struct side *s, struct unknown_set *u, unsigned depth)
+/* (through: the bits of s's value that matter, or 0: all; a parameter's
+ * argument that passes its read on as it is passes them on to it) */
+static int unknown_fields(const struct matcher *m, const struct side *s, struct unknown_set *u, unsigned depth,
+                          uint64_t through)
 {
    if (depth > MAX_FRAMES)
       return 0;
@@ -2254,7 +2257,7 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
       if (pb && pb <= SEARCH_BITS) {
          struct unknown_set behind;
          memset(&behind, 0, sizeof behind);
-         if (!unknown_fields(m, &l->b, &behind, depth + 1) || behind.bits > SEARCH_BITS) {
+         if (!unknown_fields(m, &l->b, &behind, depth + 1, 0) || behind.bits > SEARCH_BITS) {
             for (unsigned j = 0; j < u->n; j++)
                if (u->vars[j] == -1 - s->id && u->frames[j] == s->frame)
                   return 1;
@@ -2270,16 +2273,20 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
       }
       if (u->n_links < MAX_SEARCH_VARS)
          u->links[u->n_links++] = (unsigned)f->link[s->id];
-      return unknown_fields(m, &m->cons[f->link[s->id]].b, u, depth + 1);
+      return unknown_fields(m, &m->cons[f->link[s->id]].b, u, depth + 1, through);
    }
    const struct isa_asm_expr *e = expr_of(m, s);
    for (unsigned i = 0; i < e->n; i++) {
       int32_t r = m->t->reads[e->first + i];
       if (read_known(m, r, s->frame))
          continue;
+      /* the bits of the read that matter */
+      uint64_t bits = u->use_masks && m->t->masks ? m->t->masks[e->first + i] : 0;
+      if (e->passes && through)
+         bits = bits ? bits & through : through;
       if (r < 0) {
          struct side p = {SIDE_PARAM, s->frame, -1 - r, 0};
-         if (!unknown_fields(m, &p, u, depth + 1))
+         if (!unknown_fields(m, &p, u, depth + 1, bits))
             return 0;
          continue;
       }
@@ -2288,11 +2295,13 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
          /* an element at an index not known yet: what the index reads */
          const struct isa_asm_var *v = &m->t->vars[r];
          struct side index = {SIDE_EXPR, (uint16_t)s->frame, v->index ? v->index - 1 : 0, 0};
-         if (!v->index || !unknown_fields(m, &index, u, depth + 1))
+         if (!v->index || !unknown_fields(m, &index, u, depth + 1, 0))
             return 0;
          continue;
       }
-      uint64_t mask = u->use_masks && m->t->masks ? m->t->masks[e->first + i] : 0;
+      const struct isa_asm_var *v = &m->t->vars[r];
+      uint64_t full = v->width < 64 ? ((uint64_t)1 << v->width) - 1 : ~(uint64_t)0;
+      uint64_t mask = (bits & full) == full ? 0 : bits & full;
       int dup = 0;
       for (unsigned j = 0; j < u->n; j++)
          if (u->vars[j] >= 0 && var_at(m, u->vars[j], u->frames[j]) == at) {
@@ -2641,7 +2650,7 @@ static int can_hold(struct matcher *m, unsigned i, int probed)
    struct unknown_set u;
    memset(&u, 0, sizeof u);
    u.use_masks = 1;
-   if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
+   if (!unknown_fields(m, &c->a, &u, 0, 0) || !unknown_fields(m, &c->b, &u, 0, 0) || u.n == 0)
       return 1;
    /* (what probe just tried: one field of at most 8 bits, or a few bits) */
    unsigned whole = 0;
@@ -2690,6 +2699,26 @@ static int can_hold(struct matcher *m, unsigned i, int probed)
    return holds;
 }
 
+/* Bits x of field v as its value. */
+static int64_t bits_value(const struct isa_asm_var *v, uint64_t x)
+{
+   return v->is_signed && (x >> (v->width - 1)) & 1 ? (int64_t)x - ((int64_t)1 << v->width) : (int64_t)x;
+}
+
+/* How many values of field v (of at most 8 bits) keep holds; *first gets
+ * the least of them (as probe orders them: by their bits). */
+static unsigned kept(const struct isa_asm_var *v, const uint64_t *keep, int64_t *first)
+{
+   unsigned found = 0;
+   for (unsigned w = 4; w-- > 0;) {
+      if (keep[w]) {
+         found += (unsigned)isa_x_popcount((int64_t)keep[w]);
+         *first = bits_value(v, 64 * w + first_set_bit(keep[w]));
+      }
+   }
+   return found;
+}
+
 static int probe(struct matcher *m, unsigned i)
 {
    const struct con *c = &m->cons[i];
@@ -2697,7 +2726,8 @@ static int probe(struct matcher *m, unsigned i)
       return 1;
    struct unknown_set u;
    memset(&u, 0, sizeof u);
-   if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
+   u.use_masks = 1;
+   if (!unknown_fields(m, &c->a, &u, 0, 0) || !unknown_fields(m, &c->b, &u, 0, 0) || u.n == 0)
       return 1;
    if (u.n == 1 && u.vars[0] >= 0 && m->t->vars[u.vars[0]].width <= 8) {
       const struct isa_asm_var *v = &m->t->vars[u.vars[0]];
@@ -2711,39 +2741,58 @@ static int probe(struct matcher *m, unsigned i)
       if (probe_key(m, c, u.vars[0], at, &key)) {
          slot = memo_slot(m, &key, &hit);
          if (hit) {
-            for (unsigned x = 0; x < (1u << v->width); x++) {
-               if (!((slot->keep[x / 64] >> (x % 64)) & 1))
-                  continue;
-               if (!found++)
-                  first = v->is_signed && (x >> (v->width - 1)) & 1 ? (int64_t)x - ((int64_t)1 << v->width)
-                                                                     : (int64_t)x;
-            }
             memcpy(keep, slot->keep, sizeof keep);
+            found = kept(v, keep, &first);
             goto probed;
          }
          /* (filled below, unless the probe overflows) */
       }
+      /* Only the bits of the field the equation's value depends on
+       * (u.masks[0], the union of its reads' masks, through the arguments
+       * it reaches the field by) are tried, one value for each of their
+       * combinations: the others cannot change whether it holds.  (Not for
+       * a field with a largest value: assign's error names that range, as a
+       * try of each value finds.) */
+      uint64_t all = ((uint64_t)1 << v->width) - 1, mask = u.masks[0] & all;
+      if (!mask || v->most)
+         mask = all;
+      uint64_t held[4] = {0, 0, 0, 0}; /* the combinations of mask's bits that hold */
       m->trying = 1; /* (the tries' values are undone: no equation is pending by them) */
-      for (unsigned x = 0; x < (1u << v->width); x++) {
-         int64_t val = v->is_signed && (x >> (v->width - 1)) & 1 ? (int64_t)x - ((int64_t)1 << v->width) : (int64_t)x;
-         unsigned mark = m->n_trail;
-         int ok = assign(m, u.vars[0], u.frames[0], val);
-         /* the arguments it reaches the equation through, outermost first */
-         for (unsigned l = u.n_links; ok && l-- > 0;)
-            ok = try_con(m, &m->cons[u.links[l]]) != FAIL;
-         ok = ok && try_con(m, &m->cons[i]) != FAIL;
-         undo(m, mark);
-         if (m->overflow) {
-            m->trying = 0;
-            return 0;
+      uint64_t x = 0;
+      do {
+         /* of the combination x, the first value the field may take (of
+          * all bits, x itself: assign finds whether it may) */
+         uint64_t y = x;
+         while (mask != all && y <= all && !in_domain(m, at, v, (int64_t)y))
+            y = (((y | mask) + 1) & ~mask) | x;
+         if (y <= all) {
+            unsigned mark = m->n_trail;
+            int ok = assign(m, u.vars[0], u.frames[0], bits_value(v, y));
+            /* the arguments it reaches the equation through, outermost first */
+            for (unsigned l = u.n_links; ok && l-- > 0;)
+               ok = try_con(m, &m->cons[u.links[l]]) != FAIL;
+            ok = ok && try_con(m, &m->cons[i]) != FAIL;
+            undo(m, mark);
+            if (m->overflow) {
+               m->trying = 0;
+               return 0;
+            }
+            if (ok)
+               held[x / 64] |= (uint64_t)1 << (x % 64);
          }
-         if (ok) {
-            keep[x / 64] |= (uint64_t)1 << (x % 64);
-            if (!found++)
-               first = val;
-         }
-      }
+         x = (x - mask) & mask; /* (the next combination) */
+      } while (x != 0);
       m->trying = 0;
+      /* every value the field may take whose combination holds */
+      if (mask == all)
+         memcpy(keep, held, sizeof keep);
+      else
+         for (x = 0; x <= all; x++) {
+            uint64_t c = x & mask;
+            if ((held[c / 64] >> (c % 64)) & 1 && in_domain(m, at, v, (int64_t)x))
+               keep[x / 64] |= (uint64_t)1 << (x % 64);
+         }
+      found = kept(v, keep, &first);
       if (slot) {
          memcpy(slot->keep, keep, sizeof keep);
          m->memo_gen[slot - m->memo] = m->generation;
@@ -2754,6 +2803,16 @@ static int probe(struct matcher *m, unsigned i)
       if (found == 1)
          return assign(m, u.vars[0], u.frames[0], first) && settle(m);
       return narrow(m, at, keep);
+   }
+   /* (a search of several fields tries all their bits: one whose bits
+    * off its masks stood as they are would be set by a solution) */
+   u.bits = 0;
+   for (unsigned j = 0; j < u.n; j++) {
+      if (u.vars[j] >= 0 && u.masks[j]) {
+         u.masks[j] = 0;
+         u.widths[j] = m->t->vars[u.vars[j]].width;
+      }
+      u.bits += u.widths[j];
    }
    if (u.bits > PROBE_BITS)
       return 1;
@@ -2948,7 +3007,7 @@ static int close_from(struct matcher *m)
             continue;
          memset(&u, 0, sizeof u);
          u.use_masks = masked;
-         if (!unknown_fields(m, &c->a, &u, 0) || !unknown_fields(m, &c->b, &u, 0) || u.n == 0)
+         if (!unknown_fields(m, &c->a, &u, 0, 0) || !unknown_fields(m, &c->b, &u, 0, 0) || u.n == 0)
             continue;
          if (!found || u.bits < best.bits) {
             best = u;
@@ -2963,7 +3022,7 @@ static int close_from(struct matcher *m)
       for (unsigned j = first; !found && next_waiting(m, &j); j++) {
          const struct con *c = &m->cons[j];
          memset(&u, 0, sizeof u);
-         if (!c->done && unknown_fields(m, &c->b, &u, 0) && unknown_fields(m, &c->a, &u, 0) && u.n) {
+         if (!c->done && unknown_fields(m, &c->b, &u, 0, 0) && unknown_fields(m, &c->a, &u, 0, 0) && u.n) {
             best = u;
             found = 1;
          }

@@ -1228,11 +1228,26 @@ class AsmTables:
         return len(e.reads) == 1 and e.reads[0][0] == "var" and isinstance(node, X.Path) and \
             isinstance(node.ref, R.FieldValue) and node.ref.prop is None
 
+    def passes(self, e):
+        """Whether expression e's value is its one read's as it is: an
+        unsigned field or a parameter (an operand's argument passed on).
+        asm.c carries the bits of a parameter its callee's equation reads
+        (`(v & 15) >= 4`) through such an argument to the field behind."""
+        node = e.node
+        if len(e.reads) != 1 or not isinstance(node, (X.Path, X.Var)):
+            return False
+        ref = node.ref
+        if isinstance(ref, (R.ParamValue, R.LoopValue)):
+            return True
+        return isinstance(node, X.Path) and isinstance(ref, R.FieldValue) and ref.prop is None and \
+            e.reads[0][0] == "var" and not self.vars[e.reads[0][1]].signed
+
     def read_masks(self, e):
-        """Per read of expression e: the bits of its field that can change
-        e's value (a field read through `s & 3`, `bit(s, 2)`, `bits(s, 3, 3)`
-        matters in its bits 0..5 only: a search tries those), or 0 when all
-        may (and for a parameter, or a signed field)."""
+        """Per read of expression e: the bits of its field, or of its
+        parameter's value, that can change e's value (a field read through
+        `s & 3`, `bit(s, 2)`, `bits(s, 3, 3)` matters in its bits 0..5
+        only: a search tries those), or 0 when all may (and for a signed
+        field)."""
         out, outer = {}, self.loops
         self.loops = e.loops  # (the {for} variables as where e was made)
         try:
@@ -1245,7 +1260,7 @@ class AsmTables:
             v = self.vars[r[1]] if r[0] == "var" else None
             full = (1 << v.width) - 1 if v is not None and v.width < 64 else ALL_BITS
             m = out.get(r, ALL_BITS) & full
-            masks.append(0 if v is None or v.signed or m in (0, full) else m)
+            masks.append(0 if (v is not None and v.signed) or m in (0, full) else m)
         return masks
 
     def demanded(self, node, scope, operand, d, out):
@@ -1263,7 +1278,9 @@ class AsmTables:
                 return self.demanded(self.let_value(ref, node), scope, operand, d, out)
             reads = []
             self.reads_of(node, scope, operand, reads)
-            if isinstance(node, X.Path) and isinstance(ref, R.FieldValue) and ref.prop is None and len(reads) == 1:
+            plain = isinstance(ref, (R.ParamValue, R.LoopValue)) or \
+                (isinstance(node, X.Path) and isinstance(ref, R.FieldValue) and ref.prop is None)
+            if plain and len(reads) == 1:
                 out[reads[0]] = out.get(reads[0], 0) | d
             else:
                 every(node)
@@ -1285,6 +1302,12 @@ class AsmTables:
             w = 1 if node.fn == "bit" else constant(node.args[2])
             if lo is not None and w is not None and 0 <= lo < 64 and 0 < w <= 64:
                 return self.demanded(node.args[0], scope, operand, ((d & ((1 << w) - 1)) << lo) & ALL_BITS, out)
+        if isinstance(node, X.Binary) and node.op in ("==", "!=", "<", ">", "<=", ">=", "&&", "||"):
+            # a truth value: of all the bits of its operands' values, no more
+            self.demanded(node.a, scope, operand, ALL_BITS, out)
+            return self.demanded(node.b, scope, operand, ALL_BITS, out)
+        if isinstance(node, X.Unary) and node.op == "!":
+            return self.demanded(node.arg, scope, operand, ALL_BITS, out)
         if isinstance(node, X.Binary) and node.op in ("+", "-", "*"):
             # a sum's or product's low bits come from its operands' low bits
             low = (1 << d.bit_length()) - 1
@@ -1293,7 +1316,7 @@ class AsmTables:
         if isinstance(node, X.Unary) and node.op in ("~", "-"):
             return self.demanded(node.arg, scope, operand, d if node.op == "~" else (1 << d.bit_length()) - 1, out)
         if isinstance(node, X.Cond):
-            every(node.c)
+            self.demanded(node.c, scope, operand, ALL_BITS, out)
             self.demanded(node.a, scope, operand, d, out)
             return self.demanded(node.b, scope, operand, d, out)
         every(node)

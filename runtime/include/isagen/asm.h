@@ -144,6 +144,8 @@ struct isa_asm_expr {
                        * guessed at once however many are unknown */
    uint8_t identity;  /* the value of its one variable, a field as it is */
    uint8_t bits;      /* its value always fits this many unsigned bits (`x & 0xFF`: 8), or 0 */
+   uint8_t passes;    /* its value is its one read's as it is (an unsigned field, a parameter): the
+                       * bits of it an equation reads are the bits of that read it reads */
 };
 
 /* The names of an enum the text may give, longest first. */
