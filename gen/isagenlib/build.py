@@ -222,6 +222,13 @@ class Builder:
         spec.stream.skip_unit = self.integer(st, "skip-unit") or 0
         spec.stream.resync = self.integer(st, "resync") or 0
         spec.stream.pad_end = st.get("pad-end") == "true"
+        if st.get("after-stop") is not None:
+            # (the schema has checked the digits)
+            spec.stream.after_stop = bytes.fromhex(st.get("after-stop").replace(" ", ""))
+            if st.get("stop") is None:
+                self.error(self.aloc(st, "after-stop"), "after-stop= needs stop= (it follows the unit that stops a program)")
+            elif len(spec.stream.after_stop) > 255:
+                self.error(self.aloc(st, "after-stop"), "after-stop= holds at most 255 bytes")
         if (spec.stream.skip_zero == 0) != (spec.stream.skip_unit == 0):
             self.error(self.loc(st), "skip-zero and skip-unit go together")
         for attr, bits in (("skip-zero", spec.stream.skip_zero), ("skip-unit", spec.stream.skip_unit),

@@ -196,6 +196,7 @@ TABLE = {
         "resync": Value("breaking", "stream-changed", "resync"),
         "failed": Value("cosmetic", "stream-printing-changed", "failed text"),
         "pad_end": Value("breaking", "stream-changed", "pad-end"),
+        "after_stop": Value("breaking", "stream-changed", "after-stop bytes"),
         "unit": LINK,
     },
     "Container": {"name": KEY, "magic": By("containers"), "layout": By("containers"), "chunks": By("containers"),

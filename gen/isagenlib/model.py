@@ -573,6 +573,7 @@ class Stream:
     resync: int = 0         # bits skipped where no unit decodes (0: an error instead)
     failed: str = ""        # text printed for such a place
     pad_end: bool = False   # the input's end reads as zeros for the last unit
+    after_stop: bytes = b""  # what the compiler writes after a program's stopping unit
     stop: object = None     # parsed
     prefix: list = None     # parsed template
     unit: object = None     # link

@@ -98,6 +98,15 @@ static const struct isa_type_desc *const ${P}_types[] = {
 % endfor
 };
 
+% if st.after_stop:
+/* what the compiler writes after the unit that stops a program (after-stop=) */
+static const uint8_t ${P}_after_stop[] = {
+%   for ln in g.wrap_items(['0x%02x' % b for b in st.after_stop]):
+   ${ln}
+%   endfor
+};
+
+% endif
 const struct isa_spec ${n.spec_symbol()} = {
    .name = ${g.c_string(spec.name)},
    .title = ${g.c_string(spec.title)},
@@ -130,4 +139,6 @@ const struct isa_spec ${n.spec_symbol()} = {
    .options = ${P + '_options' if st.options else '0'},
    .n_options = ${len(st.options)},
    .assembler = ${'&' + P + '_asm' if g.asm.ok else '0'},
+   .after_stop = ${P + '_after_stop' if st.after_stop else '0'},
+   .after_stop_len = ${len(st.after_stop)},
 };

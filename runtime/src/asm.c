@@ -4051,6 +4051,8 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
       isa_error_clear(&err);
       status = gaps ? encode_at_offsets(spec, &units, offset, buf, cap, size, &err)
                     : isa_encode_program(spec, units.v, units.n, buf, cap, size, &err);
+      if (status == ISA_OK && gaps)
+         status = isa_end_program(spec, options, buf, cap, size, &err);
       if (status != ISA_OK) {
          char msg[160];
          isa_error_format(&err, msg, sizeof msg);

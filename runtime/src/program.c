@@ -524,10 +524,42 @@ int isa_encode_program(const struct isa_spec *spec, const void *units, size_t n,
    }
 done:
    *size = pos;
+   r = isa_end_program(spec, NULL, buf, cap, size, err);
 out:
    free(canon);
    free(offs);
    return r;
+}
+
+/* Whether the last unit of the program buf[0..size) stops it: walked as a
+ * listing walks it, the stop rule holds for the unit that ends at size. */
+static bool stops_at_end(const struct isa_spec *spec, const int64_t *options, const uint8_t *buf, size_t size)
+{
+   struct isa_cursor c;
+   struct isa_ctx ctx;
+   struct isa_error err;
+   bool stopped = false;
+   int r = isa_cursor_init(&c, spec, buf, size);
+   if (r == ISA_OK) {
+      c.options = options;
+      while ((r = isa_cursor_next(&c, NULL, &ctx, &err)) > 0)
+         stopped = c.stopped && c.offset == size;
+   }
+   isa_cursor_fini(&c);
+   return r == 0 && stopped;
+}
+
+int isa_end_program(const struct isa_spec *spec, const int64_t *options, uint8_t *buf, size_t cap, size_t *size,
+                    struct isa_error *err)
+{
+   size_t n = spec->after_stop_len;
+   if (!n || *size == 0 || !stops_at_end(spec, options, buf, *size))
+      return ISA_OK;
+   if (cap - *size < n || *size > cap)
+      return isa_fail(err, ISA_ERR_NOSPACE, spec->unit->name, 0, "the output buffer is too small");
+   memcpy(buf + *size, spec->after_stop, n);
+   *size += n;
+   return ISA_OK;
 }
 
 /* ---- containers ------------------------------------------------------------ */

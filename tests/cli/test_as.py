@@ -577,13 +577,16 @@ class Midgard(Scratch):
         # D1 (an ALU bundle with constants, then a writeout) and the texture
         # vectors: hand-encoded from the fact sheet's tables, not by isagen;
         # their text shows every bit, the next tags and sizes come from the
-        # program encoder, and the texture LOD bias is read as fixed point
+        # program encoder, and the texture LOD bias is read as fixed point;
+        # after them the zero quadword Mesa's compiler writes after a
+        # program's last bundle (the stream's after-stop), which the fact
+        # sheet's vectors leave out
         for name in ("D1", "H1", "H2", "H3", "H6"):
             e = self.vector(name)
             with self.subTest(vector=name):
                 code, out, err = run("as", "--isa", "midgard", "--gpu", e["gpu"], "--hex", "-", stdin=(e["text"] + "\n").encode())
                 self.assertEqual((code, err), (0, ""))
-                self.assertEqual(out.decode(), e["hex"] + "\n")
+                self.assertEqual(out.decode(), e["hex"] + "00" * 16 + "\n")
 
     def test_next_tags_chain_through_a_forward_branch(self):
         # "break" after a bundle that branched forward: its next tag says
@@ -600,22 +603,24 @@ class Midgard(Scratch):
         two = "FMUL.f32 R0, R0, R1.xxxx\n\nFRCP.f32 R0.w, R0.w, #0\n"
         one = "FMUL.f32 R0, R0, R1.xxxx\nFRCP.f32 R0.w, R0.w, #0\n"
         # the first bundle's tag: ALU of one quadword (then another
-        # bundle), or of two (both units in it)
+        # bundle), or of two (both units in it); 32 bytes either way, then
+        # the zero quadword after the last bundle (after-stop)
         for text, tag in ((two, 0x8), (one, 0x9)):
             with self.subTest(text=text):
                 code, out, err = run("as", "--isa", "midgard", "-", stdin=text.encode())
                 self.assertEqual((code, err), (0, ""))
-                self.assertEqual((len(out), out[0] & 15), (32, tag))
+                self.assertEqual((len(out), out[0] & 15, out[32:]), (48, tag, bytes(16)))
                 self.assertEqual(dis("midgard", out.hex()).rstrip("\n"), text.rstrip("\n"))
 
     def test_an_extra_empty_line_is_a_bundle_with_no_instructions(self):
         # Mesa prints an ALU bundle with no units as an empty line alone
         # (the corpus has 35 such programs): one more empty line after a
-        # bundle's own is such a bundle, 16 bytes with no unit bit set
+        # bundle's own is such a bundle, 16 bytes with no unit bit set (then
+        # the zero quadword after the last bundle)
         text = "FRCP.f32 R0.w, R0.w, #0\n\n\nFMUL.f32 R0.xyz, R0.xyz, R0.www\n"
         code, out, err = run("as", "--isa", "midgard", "-", stdin=text.encode())
         self.assertEqual((code, err), (0, ""))
-        self.assertEqual(len(out), 48)
+        self.assertEqual(len(out), 64)
         self.assertEqual(int.from_bytes(out[16:20], "little") >> 8, 0, "no unit bit (nor any other) in the middle bundle")
         self.assertEqual(dis("midgard", out.hex()).rstrip("\n"), text.rstrip("\n"))
 
@@ -640,7 +645,7 @@ class Midgard(Scratch):
         text = dis("midgard", hexstr, "--gpu", "t720")
         self.assertIn("lod = 128.000000", text)
         code, out, err = run("as", "--isa", "midgard", "--gpu", "t720", "--hex", "-", stdin=text.encode())
-        self.assertEqual((code, err, out.decode()), (0, "", hexstr + "\n"))
+        self.assertEqual((code, err, out.decode()), (0, "", hexstr + "00" * 16 + "\n"))
 
     def test_bundles_the_search_once_gave_up_on_read_back(self):
         # each needed a step of the matcher's own (not of midgard.xml), and
@@ -688,8 +693,8 @@ class Midgard(Scratch):
         # a load/store bundle holds one operation alone, and an integer
         # result's output modifier; midgard.xml says what Mesa writes
         # (<prefer>s, outmod's default), and these programs come out as
-        # Mesa's very bytes, but for the 16 zero bytes Mesa puts after the
-        # last bundle
+        # Mesa's very bytes, the 16 zero bytes Mesa puts after the last
+        # bundle included (the stream's after-stop)
         picks = [
             # two stores in one load/store bundle
             ("t720", "tests/spec/arb_tessellation_shader/execution/gs-primitiveid-instanced:vs"),
@@ -707,7 +712,7 @@ class Midgard(Scratch):
             with self.subTest(source=source):
                 code, out, err = run("as", "--isa", "midgard", "--gpu", gpu, "--hex", "-", stdin=(e["text"] + "\n").encode())
                 self.assertEqual((code, err), (0, ""))
-                self.assertEqual(out.decode().strip() + "0" * 32, e["hex"])
+                self.assertEqual(out.decode().strip(), e["hex"])
 
     def test_units_in_the_order_mesas_scheduler_fills_them(self):
         # a vec3 FMUL alone may sit in VMUL or LUT: Mesa fills LUT before

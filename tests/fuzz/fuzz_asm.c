@@ -150,7 +150,8 @@ static int has_label(const struct isa_spec *spec, const char *text, size_t len)
 
 /* The program's bytes as isa dis prints them (listing: with isa dis
  * --offsets's prefixes) into out; its length, or (size_t)-1 when the bytes
- * do not decode to their end. */
+ * do not decode to their end (or to the stream's after-stop bytes, which
+ * the program encoder writes after a unit that stops the program). */
 static size_t print_program(const struct isa_spec *spec, const uint8_t *bytes, size_t n, int listing, char *out,
                             size_t cap)
 {
@@ -176,9 +177,11 @@ static size_t print_program(const struct isa_spec *spec, const uint8_t *bytes, s
       isa_out_str(&o, spec->separator);
    }
    size_t end = c.offset;
+   int after_stop = c.stopped && r == 0 && spec->after_stop_len && n - end == spec->after_stop_len &&
+                    !memcmp(bytes + end, spec->after_stop, spec->after_stop_len);
    isa_cursor_fini(&c);
    size_t len = isa_out_len(&o);
-   if (r < 0 || end != n || len >= cap)
+   if (r < 0 || (end != n && !after_stop) || len >= cap)
       return (size_t)-1;
    return len;
 }

@@ -417,3 +417,38 @@ Test(agx_versions, both_revisions_are_compiled_in)
    cr_assert_str_eq(text_of(AGX, b, 4), "mov_imm          r0h, 4925");
    cr_assert_str_eq(text_of("agx-g13@2021", b, 4), "mov              r0h, 4925");
 }
+
+/* After the stop that ends a program, Mesa's compiler writes eight traps
+ * (agx_compile.c; every real-agx.jsonl program has them): the program
+ * encoder writes them too (the stream's after-stop), and after nothing
+ * else.  The bytes: stop 0x0088 and trap 0x0008 (agx.md), little-endian. */
+Test(agx_program, eight_traps_follow_the_stop_that_ends_a_program)
+{
+   const struct isa_spec *spec = isa_spec_find(AGX);
+   void *units = calloc(2, spec->unit->c_size);
+   uint8_t in[8], out[64], want[64];
+   size_t size = 0, got = 0;
+   struct isa_error err;
+   /* mov_imm r0h, 4925 (agx.jsonl), then stop */
+   size_t n = hex_bytes("62023d138800", in, sizeof in);
+   cr_assert_eq(isa_decode_unit(spec, in, n, 0, units, &got, &err), ISA_OK);
+   cr_assert_eq(isa_decode_unit(spec, in, n, 4, (char *)units + spec->unit->c_size, &got, &err), ISA_OK);
+   cr_assert_eq(isa_encode_program(spec, units, 2, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, hex_bytes("62023d13880008000800080008000800080008000800", want, sizeof want));
+   cr_assert_arr_eq(out, want, size);
+   /* a program that does not end with stop gets nothing after it */
+   cr_assert_eq(isa_encode_program(spec, units, 1, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, 4u);
+   /* the traps need room: the code alone fits, with them it does not */
+   cr_assert_eq(isa_encode_program(spec, units, 2, out, 10, &size, &err), ISA_ERR_NOSPACE);
+   /* isa_end_program alone, after units encoded by hand: once, at the end */
+   memcpy(out, in, n);
+   size = n;
+   cr_assert_eq(isa_end_program(spec, NULL, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, 22u);
+   cr_assert_arr_eq(out, want, size);
+   /* (again: the program now ends with traps, after its stop) */
+   cr_assert_eq(isa_end_program(spec, NULL, out, sizeof out, &size, &err), ISA_OK);
+   cr_assert_eq(size, 22u);
+   free(units);
+}

@@ -277,8 +277,16 @@ Test(midgard_vectors, programs_encode_back_with_the_next_tags_computed)
       cr_assert_eq(r, 0);
       cr_assert_eq(isa_encode_program(&midgard_spec, units, k, again, sizeof again, &size, &err), ISA_OK,
                    "%s encodes: %s", vectors[v].name, err.detail ? err.detail : "");
-      cr_assert_arr_eq(again, bytes, size, "%s: the program's bytes", vectors[v].name);
-      cr_assert(size == n || size + 16 == n, "%s: all but Mesa's trailing zero quadword", vectors[v].name);
+      /* the vector's bytes, and after a last bundle that ends the program
+       * the zero quadword Mesa's compiler writes (the stream's after-stop):
+       * the vectors Mesa compiled have it already, A1 (2018's assembler)
+       * not; H4's last bundle does not end it */
+      cr_assert(size == n || size == n + 16, "%s: %zu bytes, not %zu", vectors[v].name, size, n);
+      cr_assert_arr_eq(again, bytes, n < size ? n : size, "%s: the program's bytes", vectors[v].name);
+      for (size_t i = n; i < size; i++)
+         cr_assert_eq(again[i], 0, "%s: byte %zu of the zero quadword after the last bundle", vectors[v].name, i);
+      if (!strcmp(vectors[v].name, "A1"))
+         cr_assert_eq(size, n + 16, "A1 gets the zero quadword after its last bundle");
    }
 }
 

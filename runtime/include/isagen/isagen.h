@@ -655,6 +655,12 @@ struct isa_spec {
    /* the text assembler's tables (isagen/asm.h), or NULL when the spec's
     * displays use what the assembler does not read yet */
    const struct isa_asm *assembler;
+   /* the bytes the reference compiler writes after the unit that stops a
+    * program (<stream after-stop=...>: AGX's eight traps, Midgard's zero
+    * quadword, where the hardware's prefetch may read); no listing shows
+    * them.  The program encoder appends them (isa_end_program). */
+   const uint8_t *after_stop;
+   uint8_t after_stop_len;
 };
 
 /* Option `name` of spec set to value `value_name` in options[] (an array of
@@ -782,11 +788,22 @@ static inline const void *isa_cursor_unit(const struct isa_cursor *c)
  * does (sizes and counts computed), then the fields the <stream>'s
  * <derive>s name are computed from the neighbouring units as encoded
  * (Lima PP: next_count and prefetch), so callers need not fill them.
- * `units` is not modified.  ISA_ERR_ARG when n does not suit a spec with a
+ * `units` is not modified.  Last, what the reference compiler writes after
+ * a program whose last unit stops it (isa_end_program, with the default
+ * options).  ISA_ERR_ARG when n does not suit a spec with a
  * fixed unit count; ISA_ERR_INCONSISTENT if a derived field changed the
  * size of a unit. */
 int isa_encode_program(const struct isa_spec *spec, const void *units, size_t n, uint8_t *buf, size_t cap,
                        size_t *size, struct isa_error *err);
+
+/* After the program buf[0..*size), what the reference compiler writes
+ * after it: the stream's after_stop bytes, when its last unit stops it
+ * (the stop rule holds for the unit that ends at *size, walked with
+ * `options`, or the defaults when NULL).  *size grows by them.  ISA_OK
+ * (also when nothing follows), or ISA_ERR_NOSPACE when buf[0..cap) has no
+ * room for them. */
+int isa_end_program(const struct isa_spec *spec, const int64_t *options, uint8_t *buf, size_t cap, size_t *size,
+                    struct isa_error *err);
 
 #ifdef __cplusplus
 }
