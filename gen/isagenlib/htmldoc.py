@@ -480,6 +480,7 @@ def build_page(spec, families, stem, default_version, changes=(), spaces=(), evi
         stream = {"unit": st.unit_name, "unit_link": "#" + anchor("struct" if isinstance(st.unit, Struct) else "type",
                                                                    st.unit_name),
                   "stop": st.stop_text, "count": st.count, "prefix": template_text(st.prefix),
+                  "after_stop": " ".join("%02x" % b for b in st.after_stop),
                   "states": [{"name": s.name, "init": s.init, "next": s.next_text or "", "count": s.count,
                               "sets": [(x.index_text, x.value_text, x.when_text or "") for x in s.sets], "doc": s.doc}
                              for s in st.states],

@@ -181,6 +181,9 @@ ${doc(page.doc)}
 % if st['prefix']:
 Each unit's line starts with <code>${esc(st['prefix'])}</code>.
 % endif
+% if st['after_stop']:
+After the unit that stops a program, the program encoder writes the bytes <code>${esc(st['after_stop'])}</code>, as the reference compiler does (no listing shows them).
+% endif
 </p>
 % if st['states']:
 <h4>Carried from unit to unit</h4>

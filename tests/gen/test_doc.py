@@ -100,6 +100,14 @@ class Pages(unittest.TestCase):
                     self.assertIn(target, self.text, f"{name}: link to {target} outside the pages")
                 self.assertNotRegex(page, r'<(?:script|img|link|iframe)[^>]*\s(?:src|href)=')
 
+    def test_programs_say_what_follows_their_stop(self):
+        # the stream's after-stop: AGX's eight traps (0x0008 each), Midgard's
+        # zero quadword; the Lima PP page has none
+        said = "After the unit that stops a program, the program encoder writes the bytes <code>%s</code>"
+        self.assertIn(said % " ".join(["08 00"] * 8), self.text["agx-g13.html"])
+        self.assertIn(said % " ".join(["00"] * 16), self.text["midgard.html"])
+        self.assertNotIn("After the unit that stops a program", self.text["lima-pp.html"])
+
     def test_versions_are_linked_and_their_changes_marked(self):
         new, old = self.text["agx-g13.html"], self.text["agx-g13-2021.html"]
         self.assertIn('<a href="agx-g13-2021.html">2021</a>', new)
