@@ -1169,14 +1169,14 @@ static int add_con(struct matcher *m, struct con c)
       return 0;
    if ((m->n_pending || m->rescan) && !settle(m))
       return 0;
-   /* it, and what waits on the values it told (a parameter's value that
-    * its argument cannot take fails here: Midgard's constant lane read
-    * as 64-bit where the lanes are 16) */
    /* (not while a unit of one line is read: its equations are closed at
     * the line's end, a few goals on, and probing them first cost AGX, Lima
     * PP and TGSI more than the branches it cut) */
    if (!m->t->multiline)
       return 1;
+   /* it, and what waits on the values it told (a parameter's value that
+    * its argument cannot take fails here: Midgard's constant lane read
+    * as 64-bit where the lanes are 16) */
    return (r == DONE || probe(m, i)) && probe_notified(m);
 }
 
