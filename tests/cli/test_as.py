@@ -237,6 +237,26 @@ class Agx(Scratch):
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(out.decode(), hexstr.replace(AGX_LONG_R0H, AGX_EXACT[0][1]) + "\n")
 
+    def test_real_programs_end_with_the_compilers_eight_traps(self):
+        # Mesa 22.3.6's listings (real-agx.jsonl) assemble to its very
+        # bytes: the long forms their offsets say, then after the final
+        # stop the eight traps its compiler writes (the stream's
+        # after-stop), which no listing shows
+        picks = [("tests/fast_color_clear/all-colors:fs", "preamble"),
+                 ("tests/spec/arb_cull_distance/basic-cull-1:fs", "main")]
+        entries = corpus("real-agx")
+        for source, function in picks:
+            e = next(x for x in entries if x["source"] == source and x["function"] == function)
+            with self.subTest(source=source):
+                self.assertTrue(e["text"].rstrip().endswith("stop"), e["text"])
+                self.assertTrue(e["hex"].endswith("8800" + "0800" * 8), e["hex"])
+                code, out, err = run("as", "--isa", "agx-g13", "--hex", "-", stdin=(e["text"] + "\n").encode())
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual(out.decode().strip(), e["hex"])
+        # a text that does not end with stop gets nothing after it
+        code, out, err = run("as", "--isa", "agx-g13", "--hex", "-", stdin=b"mov_imm r0h, 4925\n")
+        self.assertEqual((code, err, out.decode()), (0, "", "62023d13\n"))
+
     def test_a_listing_with_skipped_zero_words_keeps_them(self):
         # isa dis skips the zero words between two instructions (where 32
         # zero bits start); assembled, the gap is zeros again
