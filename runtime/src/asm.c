@@ -2707,7 +2707,7 @@ static int can_hold(struct matcher *m, unsigned i, int probed)
 /* Bits x of field v as its value. */
 static int64_t bits_value(const struct isa_asm_var *v, uint64_t x)
 {
-   return v->is_signed && (x >> (v->width - 1)) & 1 ? (int64_t)x - ((int64_t)1 << v->width) : (int64_t)x;
+   return v->is_signed ? isa_sext(x, v->width) : (int64_t)x;
 }
 
 /* How many values of field v (of at most 8 bits) keep holds; *first gets
@@ -3496,7 +3496,7 @@ static int chain(struct matcher *m, struct units *units, struct sofar *sofar, co
     * it as far, and stands, that is the answer (most often: the other
     * values are tried only when it is not) */
    for (int64_t x = -1; x < ((int64_t)1 << c->width); x++) {
-      int64_t val = x < 0 ? first : c->is_signed && (x >> (c->width - 1)) & 1 ? x - ((int64_t)1 << c->width) : x;
+      int64_t val = x < 0 ? first : c->is_signed ? isa_sext((uint64_t)x, c->width) : x;
       if (val == orig || (x >= 0 && val == first) ||
           !chain_to(m, units, sofar, options, &v, val, &here, m->text + prev_start, prev_end - prev_start))
          continue;

@@ -1234,13 +1234,10 @@ class AsmTables:
         asm.c carries the bits of a parameter its callee's equation reads
         (`(v & 15) >= 4`) through such an argument to the field behind."""
         node = e.node
-        if len(e.reads) != 1 or not isinstance(node, (X.Path, X.Var)):
-            return False
-        ref = node.ref
-        if isinstance(ref, (R.ParamValue, R.LoopValue)):
+        if len(e.reads) == 1 and isinstance(node, (X.Path, X.Var)) and \
+                isinstance(node.ref, (R.ParamValue, R.LoopValue)):
             return True
-        return isinstance(node, X.Path) and isinstance(ref, R.FieldValue) and ref.prop is None and \
-            e.reads[0][0] == "var" and not self.vars[e.reads[0][1]].signed
+        return self.identity(e) and not self.vars[e.reads[0][1]].signed
 
     def read_masks(self, e):
         """Per read of expression e: the bits of its field, or of its
