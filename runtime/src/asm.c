@@ -1676,7 +1676,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       skip_blank(m, 0, 1);
       char next = m->pos < m->len ? m->text[m->pos] : 0;
       m->pos = at;
-      for (uint32_t i = 0; i < g->n; i++) {
+      for (uint32_t i = 0; i < g->n && (i == 0 || g->b != 1 || m->require); i++) {
          const struct isa_asm_goal *kid = &t->goals[t->kids[g->first + i]];
          const struct isa_asm_goal *head = kid->kind == ISA_ASM_SEQ && kid->n ? &t->goals[t->kids[kid->first]] : kid;
          if (!m->lax && head->kind == ISA_ASM_LAX)
@@ -2096,12 +2096,19 @@ static int same_from(const char *p, size_t pn, const char *s, size_t sn, const s
  * source's, text[start..end) (the same text but for blanks and comments:
  * same_text): 0 when it is the very text.  A run that ends a line in the
  * source is compared only for the indent after its last line break (the
- * blanks before a comment or a line end do not count). */
+ * blanks before a comment or a line end do not count).  The unit's first
+ * run is its line's indent when it starts a line: the matcher skipped
+ * those blanks before the unit began, and TGSI prints its instructions
+ * indented ("  0: TEX ..."). */
 static unsigned blank_mismatches(const char *p, size_t pn, const char *text, size_t start, size_t end, size_t len,
                                  const struct matcher *m)
 {
    unsigned mismatches = 0;
    size_t i = 0, j = start;
+   while (j > 0 && (text[j - 1] == ' ' || text[j - 1] == '\t'))
+      j--;
+   if (j > 0 && text[j - 1] != '\n')
+      j = start; /* (after a listing's prefix, or other text on the line) */
    unsigned span = 0;
    while (i < pn || j < end) {
       size_t pi = i, sj = j;

@@ -164,6 +164,7 @@ class AsmTables:
         self.overlays = []           # (C member path in the unit, Struct): overlay instances to merge
         self.place = -1              # the expression a label's number is (the prefix's), or -1: no labels
         self.listing_only = 0        # walking what only a listing prints ({if $listing}, a case when $listing)
+        self.length_alts = []        # (ALT goal, expression of the length flag): a struct's short or long form
         unit = self.spec.stream.unit if self.spec.stream is not None else None
         self.unit_type, self.unit_kind = unit, getattr(unit, "kind", None)
         if unit is not None:
@@ -182,6 +183,7 @@ class AsmTables:
                 self.root = 0   # read through the reflection tables (asm.c: read_dump)
             else:
                 self.root = self.unit_goal(unit)
+                self.unlong_alts()
             if self.spec.stream.prefix and not self.dump:
                 with self.walking(self.spec.stream.prefix_loc):
                     self.prefix = self.seq(self.template(self.spec.stream.prefix, None, None))
@@ -462,6 +464,19 @@ class AsmTables:
     def alt(self, branches):
         return self.add(Goal("ALT", kids=[self.seq(b) for b in branches]))
 
+    def unlong_alts(self):
+        """A length flag's long form is tried for every reading (ALT b 0)
+        when an expression of the displays reads the flag: the short form
+        may then print otherwise.  When none does, the short form's reading
+        is the long one's too wherever a field needs the long form (the
+        encoder sets the flag then), so the long form is tried only where
+        a listing's next offset asks for those bytes (b 1): a reading's
+        closing search ran twice on every AGX instruction that needs it."""
+        for k, e0 in self.length_alts:
+            flag = self.exprs[e0].reads[0]
+            if any(flag in e.reads for i, e in enumerate(self.exprs) if i != e0):
+                self.goals[k].b = 0
+
     def unit_goal(self, t):
         if isinstance(t, Choice):
             # an alternative the assembler cannot read is left out (and
@@ -547,9 +562,14 @@ class AsmTables:
         g.append(self.alt(branches) if len(branches) > 1 else self.seq(branches[0]))
         lf = getattr(s, "length_flag_field", None)
         if lf is not None:
-            # the short form when it holds the text, else the long one (the encoder's own rule)
+            # the short form when it holds the text, else the long one (the
+            # encoder's own rule); b 1: the long one only where a listing's
+            # next offset asks for it, unless an expression reads the flag
+            # (see unlong_alts)
             e0 = self.const_expr(s, lf)
-            g.append(self.alt([[self.add(Goal("EQ", a=e0, b=-1, c=0))], [self.add(Goal("EQ", a=e0, b=-1, c=1))]]))
+            k = self.add(Goal("ALT", b=1, kids=[self.seq([self.add(Goal("EQ", a=e0, b=-1, c=v))]) for v in (0, 1)]))
+            self.length_alts.append((k, e0))
+            g.append(k)
         return self.seq(g)
 
     def presence_goals(self, s):
@@ -854,13 +874,20 @@ class AsmTables:
             with self.walking(c.display_loc):
                 body = self.in_listing(c.when, lambda: self.template(c.display, callee_scope, o))
             if c.when is None:
-                branches.append(before + ([self.add(Goal("UNDEF"))] if c.undefined else []) + body)
+                branches.append((c.undefined, before + ([self.add(Goal("UNDEF"))] if c.undefined else []) + body))
                 break
             undef = [self.add(Goal("UNDEF"))] if c.undefined else []
             with self.walking(c.when_loc):
-                branches.append(before + self.assume(c.when, True, callee_scope, o) + undef + body)
+                branches.append((c.undefined, before + self.assume(c.when, True, callee_scope, o) + undef + body))
                 before = before + self.assume(c.when, False, callee_scope, o)
-        body = self.alt(branches)
+        # Each branch states the earlier cases' conditions false itself, so
+        # their order is free: the defined cases are tried first.  A reading
+        # through an undefined case ranks below every defined one, and the
+        # search stops at the first defined reading that prints the text
+        # exactly in the fewest bytes; tried in the printer's order, AGX's
+        # register sources (undefined cases ahead of defined ones) made
+        # every undefined reading first, each closed by a search.
+        body = self.alt([b for undefined, b in sorted(branches, key=lambda ub: ub[0])])
         return self.add(Goal("CALL", a=body, b=len(o.params), kids=arg_exprs))
 
     # ---- conditions: split into equations where that tells the matcher a value

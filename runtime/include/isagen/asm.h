@@ -48,7 +48,9 @@ enum isa_asm_goal_kind {
                      * reads $offset (a branch target): a label may stand for the number */
    ISA_ASM_ENUM,    /* a name of enums[b], or the number of an unnamed value; expr a == it */
    ISA_ASM_SEQ,     /* kids, one after the other */
-   ISA_ASM_ALT,     /* one of the kids, tried in order */
+   ISA_ASM_ALT,     /* one of the kids, tried in order; b 1: a struct's short form, then its long form only
+                     * where a listing's next offset fixes the unit's bytes (nothing reads the length
+                     * flag, and the encoder sets it where a field needs the long form) */
    ISA_ASM_CHECK,   /* expr a is true (b 1) or false (b 0) */
    ISA_ASM_EQ,      /* expr a == expr b, or == c when b is -1 */
    ISA_ASM_CALL,    /* an operand: a frame of b parameters equal to the kids (expressions of the
