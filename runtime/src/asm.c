@@ -1145,7 +1145,7 @@ static int watch_con(struct matcher *m, unsigned i)
    return watch_side(m, &c->a, i, 0) && watch_side(m, &c->b, i, 0);
 }
 
-static int probe(struct matcher *m, unsigned i);
+static int probe_to(struct matcher *m, unsigned i, int *open);
 static int probe_notified(struct matcher *m);
 
 static int add_con(struct matcher *m, struct con c)
@@ -1177,7 +1177,7 @@ static int add_con(struct matcher *m, struct con c)
    /* it, and what waits on the values it told (a parameter's value that
     * its argument cannot take fails here: Midgard's constant lane read
     * as 64-bit where the lanes are 16) */
-   return (r == DONE || probe(m, i)) && probe_notified(m);
+   return (r == DONE || probe_to(m, i, NULL)) && probe_notified(m);
 }
 
 static struct side expr_side(const struct matcher *m, int32_t e)
@@ -2731,9 +2731,14 @@ static unsigned kept(const struct isa_asm_var *v, const uint64_t *keep, int64_t 
    return found;
 }
 
-static int probe(struct matcher *m, unsigned i)
+/* Probe equation i (above).  *open (when not NULL) gets 1 when it held
+ * with more unknown bits than a probe tries, the one case can_hold has to
+ * try itself; in every other, can_hold after it finds what it found. */
+static int probe_to(struct matcher *m, unsigned i, int *open)
 {
    const struct con *c = &m->cons[i];
+   if (open)
+      *open = 0;
    if (c->done || passes_on(m, c))
       return 1;
    struct unknown_set u;
@@ -2826,8 +2831,11 @@ static int probe(struct matcher *m, unsigned i)
       }
       u.bits += u.widths[j];
    }
-   if (u.bits > PROBE_BITS)
+   if (u.bits > PROBE_BITS) {
+      if (open)
+         *open = 1;
       return 1;
+   }
    struct saved s = save(m);
    unsigned found = 0;
    uint64_t first = 0;
@@ -2860,7 +2868,10 @@ static int probe_waiting(struct matcher *m, const struct unknown_set *touched)
       if (c->done || passes_on(m, c))
          continue;
       int reads = !touched || reads_any(m, &c->a, touched, 0) || reads_any(m, &c->b, touched, 0);
-      if ((reads && !probe(m, j)) || !can_hold(m, j, reads))
+      /* (after a probe, can_hold has to try only what it left open: it
+       * found the equation's unknown fields again for nothing) */
+      int open = 1;
+      if ((reads && !probe_to(m, j, &open)) || (open && !can_hold(m, j, reads)))
          return 0;
    }
    return 1;
@@ -2871,7 +2882,7 @@ static int probe_notified(struct matcher *m)
    if (m->watch_full)
       return 1;
    for (unsigned j = 0; next_notified(m, &j); j++)
-      if (!m->cons[j].done && !probe(m, j))
+      if (!m->cons[j].done && !probe_to(m, j, NULL))
          return 0;
    return 1;
 }
