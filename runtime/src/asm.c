@@ -78,10 +78,14 @@ struct side {
    int64_t value; /* SIDE_CONST */
 };
 
-enum con_kind { CON_EQ, CON_CHECK, CON_TEXT, CON_LE };
+/* (CON_RULE: a rule's equation, a is true: checked once what it reads is
+ * known, and at the unit's end as it stands; never solved, probed or
+ * searched) */
+enum con_kind { CON_EQ, CON_CHECK, CON_TEXT, CON_LE, CON_RULE };
 
 struct con {
-   uint8_t check;   /* enum con_kind: a == b; a is true (truth) or false; a prints as text[at..at+len); a <= b */
+   uint8_t check;   /* enum con_kind: a == b; a is true (truth) or false; a prints as text[at..at+len); a <= b;
+                     * a rule holds */
    uint8_t truth;   /* CON_TEXT: enum isa_asm_real */
    uint8_t done;
    uint8_t indexed; /* reads an element at an index not known when it was added: its watches grow */
@@ -168,6 +172,8 @@ struct matcher {
    int recover;      /* numbers the place alone fixes are taken from the text (after a failed unit) */
    int trying_bounds; /* a {for}'s bound is being tried: a value out of range is no message */
    int lax;          /* a lax reading (after a strict one found nothing): see match_unit */
+   int no_rules;     /* the unit is read again without its rules (goal RULE): see match_unit_as */
+   int rule_failed;  /* a rule's equation refuted a reading of the unit */
    unsigned laxed;   /* {if} bodies read though the printer leaves them out, on the path being read */
    unsigned best_laxed;
    unsigned n_spans; /* text the unit's check does not compare as printed, in text order */
@@ -1018,7 +1024,10 @@ static int try_con(struct matcher *m, struct con *c)
    if (c->check) {
       if (unknowns(m, &c->a, &w))
          return WAIT;
-      return (value_of(m, &c->a) != 0) == c->truth ? DONE : FAIL;
+      if ((value_of(m, &c->a) != 0) == c->truth)
+         return DONE;
+      m->rule_failed |= c->check == CON_RULE;
+      return FAIL;
    }
    if (!unknowns(m, &c->b, &w))
       return solve(m, &c->a, value_of(m, &c->b));
@@ -1172,7 +1181,7 @@ static int add_con(struct matcher *m, struct con c)
    /* (not while a unit of one line is read: its equations are closed at
     * the line's end, a few goals on, and probing them first cost AGX, Lima
     * PP and TGSI more than the branches it cut) */
-   if (!m->t->multiline)
+   if (!m->t->multiline || c.check == CON_RULE)
       return 1;
    /* it, and what waits on the values it told (a parameter's value that
     * its argument cannot take fails here: Midgard's constant lane read
@@ -1718,7 +1727,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       break;
    }
    case ISA_ASM_CHECK:
-      if (add_con(m, (struct con){.check = CON_CHECK, .truth = (uint8_t)g->b, .a = expr_side(m, g->a)}) &&
+      if (add_con(m, (struct con){.check = g->c ? CON_RULE : CON_CHECK, .truth = (uint8_t)g->b, .a = expr_side(m, g->a)}) &&
           run(m, seq + 1, n - 1, k))
          return 1;
       break;
@@ -1931,6 +1940,12 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             return 1;
       }
       break;
+   case ISA_ASM_RULE: {
+      uint32_t rules = (uint32_t)g->a;
+      if (m->no_rules ? run(m, seq + 1, n - 1, k) : run(m, &rules, 1, &rest))
+         return 1;
+      break;
+   }
    case ISA_ASM_UNDEF:
       m->undefined++;
       if (run(m, seq + 1, n - 1, k))
@@ -2657,7 +2672,7 @@ static void unmask_narrowed(const struct matcher *m, struct unknown_set *u)
 static int can_hold(struct matcher *m, unsigned i, int probed)
 {
    const struct con *c = &m->cons[i];
-   if (c->done || passes_on(m, c))
+   if (c->done || passes_on(m, c) || c->check == CON_RULE)
       return 1;
    struct unknown_set u;
    memset(&u, 0, sizeof u);
@@ -2739,7 +2754,7 @@ static int probe_to(struct matcher *m, unsigned i, int *open)
    const struct con *c = &m->cons[i];
    if (open)
       *open = 0;
-   if (c->done || passes_on(m, c))
+   if (c->done || passes_on(m, c) || c->check == CON_RULE)
       return 1;
    struct unknown_set u;
    memset(&u, 0, sizeof u);
@@ -2971,6 +2986,20 @@ static int close_with(struct matcher *m, const struct unknown_set *u)
    return apart ? 0 : -1;
 }
 
+/* Whether each rule's equation still waiting holds with the fields it
+ * reads as they stand: what the text leaves open is not searched for a
+ * rule's sake (see enum con_kind). */
+static int rules_hold(struct matcher *m)
+{
+   for (unsigned j = 0; next_waiting(m, &j); j++) {
+      if (m->cons[j].check == CON_RULE && !m->cons[j].done && value_of(m, &m->cons[j].a) == 0) {
+         m->rule_failed = 1;
+         return 0;
+      }
+   }
+   return 1;
+}
+
 /* The waiting equations: first those whose guess drops bits, with each
  * value of those bits; then each other one with its unknown fields as they
  * stand (their XML defaults), else with every value they can take when
@@ -3026,7 +3055,7 @@ static int close_from(struct matcher *m)
       found = 0;
       for (unsigned j = first; next_waiting(m, &j); j++) {
          const struct con *c = &m->cons[j];
-         if (is_link(m, c))
+         if (is_link(m, c) || c->check == CON_RULE)
             continue;
          memset(&u, 0, sizeof u);
          u.use_masks = masked;
@@ -3042,8 +3071,12 @@ static int close_from(struct matcher *m)
    }
    if (!found) {
       /* only links wait: their arguments' fields as they stand */
+      int rules_only = 1;
       for (unsigned j = first; !found && next_waiting(m, &j); j++) {
          const struct con *c = &m->cons[j];
+         if (c->check == CON_RULE)
+            continue;
+         rules_only = 0;
          memset(&u, 0, sizeof u);
          if (!c->done && unknown_fields(m, &c->b, &u, 0, 0) && unknown_fields(m, &c->a, &u, 0, 0) && u.n) {
             best = u;
@@ -3051,7 +3084,7 @@ static int close_from(struct matcher *m)
          }
       }
       if (!found)
-         return 0;
+         return rules_only && rules_hold(m) && verify(m);
    }
    unsigned n = best.n, bits = best.bits;
    int32_t *vars = best.vars;
@@ -3721,7 +3754,38 @@ static int match_unit(struct matcher *m)
    return ok;
 }
 
+static int match_unit_read(struct matcher *m);
+
+/* The unit at m->pos, read with its rules as equations (goal RULE), and
+ * when that finds no reading (and did not run out of steps), read again
+ * without them.  A reading the spec's error rules hold for ranks above any
+ * they find an error in, so the first reading finds what a search without
+ * them would rank first, cutting each path a rule refutes where it starts;
+ * text whose only encodings break a rule still assembles, as such. */
 static int match_unit_as(struct matcher *m)
+{
+   size_t at = m->pos;
+   /* (a unit of several lines is read without them: there, a reading they
+    * hold for may end a line before one they refute, and the longer text
+    * is the better reading, so a reading found with them may not be the
+    * best; a unit of one line ends where its line does) */
+   m->no_rules = m->t->multiline || !m->t->line_units;
+   m->rule_failed = 0;
+   int ok = match_unit_read(m);
+   /* (when no rule refuted anything, a reading without them finds what
+    * this one did: none) */
+   if (ok || m->overflow || !m->rule_failed) {
+      m->no_rules = 0;
+      return ok;
+   }
+   m->pos = at;
+   m->no_rules = 1;
+   ok = match_unit_read(m);
+   m->no_rules = 0;
+   return ok;
+}
+
+static int match_unit_read(struct matcher *m)
 {
    start_unit(m);
    m->start = m->pos;

@@ -505,6 +505,20 @@ class Tgsi(Scratch):
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(out.decode(), self.entry["hex"] + "\n")
 
+    def test_text_whose_every_encoding_breaks_a_rule_still_assembles(self):
+        # TEX takes one destination and two sources: no split of two
+        # operands holds the dst-count and src-count rules, so the first
+        # reading (the rules as constraints) finds nothing, and a second,
+        # without them, takes the text as written; isa check names the rule
+        text = "FRAG\nDCL IN[0]\nDCL TEMP[0]\n  0: TEX TEMP[0], IN[0]\n  1: END\n"
+        code, out, err = run("as", "--isa", "tgsi", "--hex", "-", stdin=text.encode())
+        self.assertEqual((code, err), (0, ""))
+        hexstr = out.decode().strip()
+        self.assertEqual(dis("tgsi", hexstr), text)
+        code, out, err = run("check", "--isa", "tgsi", "--hex", hexstr)
+        self.assertEqual(code, 1)
+        self.assertRegex(out.decode() + err, r"error: insn\.Num(Dst|Src)Regs: TEX takes .*\[(dst|src)-count\]")
+
     def test_instruction_numbers_are_checked(self):
         # "  N:" is the <state> $insn: what the instructions before say
         lines = self.entry["text"].splitlines()

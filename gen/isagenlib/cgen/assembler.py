@@ -13,7 +13,8 @@ with backtracking, and compiles every expression a goal names into C:
     SEQ      its kids one after the other
     ALT      one of its kids (SEQs), tried in order: {if} branches, operand
              cases, <display when=...>s, choice alternatives
-    CHECK    the branch's condition holds (truth 1) or not (0)
+    CHECK    the branch's condition holds (truth 1) or not (0); c 1: a rule's
+             (under RULE), which is checked but never solved
     EQ       expr a == expr b (a condition `x == y`, a parameter's argument)
     CALL     an operand: a new frame of parameters, linked to the caller's
              argument expressions by EQs, then its cases (an ALT)
@@ -41,6 +42,9 @@ with backtracking, and compiles every expression a goal names into C:
              {if}'s body written where the printer leaves it out (COLOR[0],
              .xyzw), or (b 1) a run of attributes in another order than
              printed; the check passes over the text it reads
+    RULE     goal a: the struct's own rules of severity error as equations,
+             on a unit's first reading (asm.c reads it again without them
+             when it finds none)
 
 Nothing here solves anything: the matcher records each goal's equation and
 uses what the generator provides per expression -- its C value, the
@@ -70,8 +74,10 @@ from .printer import display_chains
 from .sequence import SequenceCode
 
 # goal kinds: the numbers of enum isa_asm_goal_kind in runtime/include/isagen/asm.h
+RULE_READS = 3  # the most variables a rule the assembler checks may read (rule_goals)
+
 KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END", "FOR", "REAL", "UNDEF",
-         "ITEM", "NEST", "OPT", "LAX")
+         "ITEM", "NEST", "OPT", "LAX", "RULE")
 KIND = {k: i + 1 for i, k in enumerate(KINDS)}
 
 # number formats: enum isa_asm_num
@@ -558,7 +564,7 @@ class AsmTables:
             with self.walking(d.when_loc):
                 branches.append(before + self.assume(d.when, True, s, None) + body)
                 before = before + self.assume(d.when, False, s, None)
-        g = self.presence_goals(s) + self.derive_goals(s)
+        g = self.presence_goals(s) + self.derive_goals(s) + self.rule_goals(s)
         g.append(self.alt(branches) if len(branches) > 1 else self.seq(branches[0]))
         lf = getattr(s, "length_flag_field", None)
         if lf is not None:
@@ -614,6 +620,47 @@ class AsmTables:
                 value = self.expr(with_size(d.value, size), s, None)
                 out.append(self.add(Goal("EQ", a=self.expr(d.target, s, None), b=value)))
         return out
+
+    def rule_goals(self, s):
+        """The struct's own rules of severity error, each one equation
+        `!when || check` (a CHECK goal, c 1) under goal RULE, which asm.c
+        takes on the first reading of a unit of one line (not of several:
+        there the longer text ranks first, and a reading the rules hold for
+        may end a line early), and leaves out when it reads the unit again
+        because a rule refuted every reading the first found.
+        A rule's equation only refutes: it is checked once what it reads is
+        known, and at the unit's end with what is still unknown as it
+        stands, but never guessed from, probed or searched for.  A reading
+        the rules hold for ranks above one the validators find an error in,
+        so the first reading keeps what a reading without them would rank
+        first, and a path they refute ends where it is refuted: TGSI's
+        operand counts, which only the opcode says (TEX's three operands
+        read as 1+2, 0+3, 2+1 and 3+0 of them, each to its end; a third of
+        TGSI's time).  Only rules of at most RULE_READS variables: an
+        equation is worked each time a field it reads is set, and Lima PP's
+        rules over `reads` (every register field of an instruction) cost
+        its real programs a fifth more than they cut.  A rule about the
+        program ($last, $program_size) is left to the validators, as is
+        one the assembler cannot read."""
+        goals = []
+        for r in getattr(s, "rules", ()):
+            if r.severity != "error" or r.check is None:
+                continue
+            node = r.check
+            if r.when is not None:
+                node = X.Binary("||", X.Unary("!", r.when, r.when.pos), r.check, r.check.pos)
+            if reads_context(node, "last"):
+                continue
+            n_warnings = len(self.warnings)
+            try:
+                with self.walking(r.check_loc):
+                    e = self.expr(node, s, None)
+                if len(self.exprs[e].reads) <= RULE_READS:
+                    goals.append(self.add(Goal("CHECK", a=e, b=1, c=1)))
+            except Unsupported:
+                # (what it added is unreferenced: no goal names it)
+                del self.warnings[n_warnings:]
+        return [self.add(Goal("RULE", a=self.seq(goals)))] if goals else []
 
     # ---- templates
 

@@ -51,7 +51,8 @@ enum isa_asm_goal_kind {
    ISA_ASM_ALT,     /* one of the kids, tried in order; b 1: a struct's short form, then its long form only
                      * where a listing's next offset fixes the unit's bytes (nothing reads the length
                      * flag, and the encoder sets it where a field needs the long form) */
-   ISA_ASM_CHECK,   /* expr a is true (b 1) or false (b 0) */
+   ISA_ASM_CHECK,   /* expr a is true (b 1) or false (b 0); c 1: a rule's (under a RULE), checked but
+                     * never solved, probed or searched for */
    ISA_ASM_EQ,      /* expr a == expr b, or == c when b is -1 */
    ISA_ASM_CALL,    /* an operand: a frame of b parameters equal to the kids (expressions of the
                      * caller), then goal a; its fields are at `offset` in the caller's struct (a
@@ -77,9 +78,11 @@ enum isa_asm_goal_kind {
                      * element of a repeated item, indexed by a {for} variable, of at most len) */
    ISA_ASM_OPT,     /* {optional}: goal a, or in a lax reading no text (the check then passes over
                      * what is printed there) */
-   ISA_ASM_LAX      /* goal a, in a lax reading only: an {if}'s condition false and its body read
+   ISA_ASM_LAX,     /* goal a, in a lax reading only: an {if}'s condition false and its body read
                      * all the same (text the printer leaves out: COLOR[0]), or (b 1) attributes in
                      * another order than printed; the check passes over the text it reads */
+   ISA_ASM_RULE     /* goal a, the struct's own rules of severity error as equations, in a unit of one
+                     * line, unless it is read again without them (they refuted every reading) */
 };
 
 enum isa_asm_real { ISA_ASM_REPR, ISA_ASM_G, ISA_ASM_FIXED, ISA_ASM_HALF_F, ISA_ASM_HALF_G };
