@@ -13,3 +13,11 @@ def load_text(text, name="t.xml"):
         with open(path, "w") as f:
             f.write(text)
         return cli.load_spec(path, display_path=name)
+
+
+def asm_tables(text):
+    """The assembler's tables (cgen/assembler.py AsmTables) of XML `text`."""
+    from gen.isagenlib.cgen.assembler import AsmTables
+    from gen.isagenlib.cgen.names import Names
+    r = load_text(text)
+    return AsmTables(Names(r[0] if isinstance(r, tuple) else r))

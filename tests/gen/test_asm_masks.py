@@ -7,9 +7,7 @@ operand's argument."""
 import unittest
 
 from gen.isagenlib import expr as X
-from gen.isagenlib.cgen.assembler import AsmTables
-from gen.isagenlib.cgen.names import Names
-from tests.gen.common import load_text
+from tests.gen.common import asm_tables
 
 SPEC = """<?xml version="1.0"?>
 <isa name="t" language="3">
@@ -34,8 +32,7 @@ SPEC = """<?xml version="1.0"?>
 
 
 def tables():
-    r = load_text(SPEC)
-    return AsmTables(Names(r[0] if isinstance(r, tuple) else r))
+    return asm_tables(SPEC)
 
 
 def by_text(t):

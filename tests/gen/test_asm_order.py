@@ -7,17 +7,16 @@ reading through an undefined case ranks below every defined one, and the
 search stops at the first defined reading that prints the text exactly in
 the fewest bytes.
 
-A length flag's alternatives (unlong_alts): a struct with a length-flag reads the short form first; the
-long form is tried for every reading only when an expression of the
-displays reads the flag (the short form may print otherwise then).  When
+A length flag's alternatives (unlong_alts): a struct with a length-flag
+reads the short form first; the long form is tried for every reading only
+when an expression of the displays reads the flag (the short form may
+print otherwise then).  When
 none does, the encoder sets the flag wherever a field needs the long form,
 so a short reading is the long one too, and asm.c tries the long form only
 where a listing's next offset asks for its bytes (ALT b 1)."""
 import unittest
 
-from gen.isagenlib.cgen.assembler import AsmTables
-from gen.isagenlib.cgen.names import Names
-from tests.gen.common import load_text
+from tests.gen.common import asm_tables
 
 SPEC = """<?xml version="1.0"?>
 <isa name="t" language="3">
@@ -58,8 +57,7 @@ SPEC = """<?xml version="1.0"?>
 
 
 def load():
-    r = load_text(SPEC)
-    return AsmTables(Names(r[0] if isinstance(r, tuple) else r))
+    return asm_tables(SPEC)
 
 
 def length_alts():

@@ -43,8 +43,8 @@ with backtracking, and compiles every expression a goal names into C:
              .xyzw), or (b 1) a run of attributes in another order than
              printed; the check passes over the text it reads
     RULE     goal a: the struct's own rules of severity error as equations,
-             on a unit's first reading (asm.c reads it again without them
-             when it finds none)
+             on the first reading of a unit of one line (asm.c reads it
+             again without them when they refuted every reading)
 
 Nothing here solves anything: the matcher records each goal's equation and
 uses what the generator provides per expression -- its C value, the
@@ -73,9 +73,9 @@ from .names import Names, count_member, has_member
 from .printer import display_chains
 from .sequence import SequenceCode
 
-# goal kinds: the numbers of enum isa_asm_goal_kind in runtime/include/isagen/asm.h
 RULE_READS = 3  # the most variables a rule the assembler checks may read (rule_goals)
 
+# goal kinds: the numbers of enum isa_asm_goal_kind in runtime/include/isagen/asm.h
 KINDS = ("LIT", "NUM", "ENUM", "SEQ", "ALT", "CHECK", "EQ", "CALL", "SCOPE", "LIST", "END", "FOR", "REAL", "UNDEF",
          "ITEM", "NEST", "OPT", "LAX", "RULE")
 KIND = {k: i + 1 for i, k in enumerate(KINDS)}
@@ -654,9 +654,10 @@ class AsmTables:
             n_warnings = len(self.warnings)
             try:
                 with self.walking(r.check_loc):
-                    e = self.expr(node, s, None)
-                if len(self.exprs[e].reads) <= RULE_READS:
-                    goals.append(self.add(Goal("CHECK", a=e, b=1, c=1)))
+                    reads = []
+                    self.reads_of(node, s, None, reads)
+                    if len(reads) <= RULE_READS:  # (else no expression of it is made)
+                        goals.append(self.add(Goal("CHECK", a=self.expr(node, s, None), b=1, c=1)))
             except Unsupported:
                 # (what it added is unreferenced: no goal names it)
                 del self.warnings[n_warnings:]
