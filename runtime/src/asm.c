@@ -38,6 +38,7 @@
 #define SEARCH_BITS 12     /* the most unknown bits one waiting equation may search */
 #define STEP_BUDGET 1000000 /* goals, closings and settlings per unit before giving up */
 #define MAX_EXPECTED 512   /* alternatives noted for an error */
+#define EXPECT_SLOTS 1024 /* a hash set of them: twice as many, a power of two */
 #define SHOWN_EXPECTED 6   /* ...and named in it: those nearest what the text has */
 #define MAX_LOOP 64        /* iterations of a {for} whose bound the text gives */
 #define PRINT_MAX 4096     /* a unit's printed text, for the check */
@@ -146,6 +147,11 @@ struct expected {
    uint32_t len[MAX_EXPECTED];
    char range[96]; /* what only one value there would do: a field's range, the value fixed there */
    int fixed;      /* range is a value the unit's place fixes (its <state>s, its index) */
+   /* the noted alternatives by their text's hash: (round << 16 | index + 1), or a
+    * round's other than this one, free (TGSI notes its opcodes at every token:
+    * comparing each with all noted before was a fifth of its time) */
+   uint16_t round;
+   uint32_t slots[EXPECT_SLOTS];
 };
 
 struct matcher {
@@ -269,9 +275,23 @@ static int same_name(const struct matcher *m, const char *t, const char *s, size
    return m->lax;
 }
 
+/* No alternative noted (the hash set emptied by starting a round). */
+static void forget_expected(struct expected *e)
+{
+   e->n = 0;
+   e->range[0] = 0;
+   e->fixed = 0;
+   if (++e->round == 0) {
+      memset(e->slots, 0, sizeof e->slots);
+      e->round = 1;
+   }
+}
+
 static void expect(struct matcher *m, const char *what, size_t len)
 {
    struct expected *e = &m->exp;
+   if (m->pos < e->pos)
+      return;
    while (len && isspace((unsigned char)*what)) { /* what it starts with, not the blanks before it */
       what++;
       len--;
@@ -282,16 +302,24 @@ static void expect(struct matcher *m, const char *what, size_t len)
       return;
    if (m->pos > e->pos) {
       e->pos = m->pos;
-      e->n = 0;
-      e->range[0] = 0;
-      e->fixed = 0;
+      forget_expected(e);
    }
-   for (unsigned i = 0; i < e->n; i++)
-      if (e->len[i] == len && memcmp(e->what[i], what, len) == 0)
+   if (e->n >= MAX_EXPECTED)
+      return;
+   uint32_t h = 2166136261u;
+   for (size_t i = 0; i < len; i++)
+      h = (h ^ (unsigned char)what[i]) * 16777619u;
+   for (;; h++) {
+      uint32_t *slot = &e->slots[h & (EXPECT_SLOTS - 1)];
+      if (*slot == 0 || *slot >> 16 != e->round) {
+         *slot = (uint32_t)e->round << 16 | (e->n + 1);
+         e->what[e->n] = what;
+         e->len[e->n++] = (uint32_t)len;
          return;
-   if (e->n < MAX_EXPECTED) {
-      e->what[e->n] = what;
-      e->len[e->n++] = (uint32_t)len;
+      }
+      unsigned i = (*slot & 0xFFFF) - 1;
+      if (e->len[i] == len && (e->what[i] == what || memcmp(e->what[i], what, len) == 0))
+         return;
    }
 }
 
@@ -1576,7 +1604,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             expect(m, "a number or a label", 19);
             if (m->pos >= m->exp.pos) {
                m->exp.pos = m->pos;
-               m->exp.n = 0;
+               forget_expected(&m->exp);
                snprintf(m->exp.range, sizeof m->exp.range, "a label defined somewhere (name: at a line's start)");
                m->exp.fixed = 0;
             }
@@ -1638,7 +1666,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          read_number(m, (unsigned)g->b, SIZE_MAX, &v, &end);
          if (!unknowns(m, &e, &w) && value_of(m, &e) != v && m->pos >= m->exp.pos) {
             m->exp.pos = m->pos;
-            m->exp.n = 0;
+            forget_expected(&m->exp);
             snprintf(m->exp.range, sizeof m->exp.range, "%lld here (the unit's place or its other values fix it)",
                      (long long)value_of(m, &e));
             m->exp.fixed = expr_of(m, &e)->n == 0; /* the place alone (its <state>s, its index) */
@@ -1648,20 +1676,27 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
    }
    case ISA_ASM_ENUM: {
       const struct isa_asm_enum *e = &t->enums[g->b];
+      /* (where a name would start, and with what: the same for each name;
+       * one that starts otherwise changes nothing to restore) */
+      skip_blank(m, 0, 0);
+      size_t word = m->pos;
+      char next = word < m->len ? m->text[word] : 0;
       for (uint32_t i = 0; i < e->n; i++) {
          const struct isa_asm_name *nm = &e->names[i];
-         if (nm->len)
-            skip_blank(m, nm->name[0], 0);
-         if (m->len - m->pos >= nm->len && same_name(m, m->text + m->pos, nm->name, nm->len)) {
+         m->pos = nm->len ? word : s.pos;
+         if (nm->len && !same_char(m, next, nm->name[0])) {
+            expect(m, nm->name, nm->len);
+         } else if (m->len - m->pos >= nm->len && same_name(m, m->text + m->pos, nm->name, nm->len)) {
             m->pos += nm->len;
             if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(nm->value)}) &&
                 run(m, seq + 1, n - 1, k))
                return 1;
+            restore(m, &s);
          } else if (nm->len) {
             expect(m, nm->name, nm->len);
          }
-         restore(m, &s);
       }
+      m->pos = s.pos;
       skip_blank(m, 0, 0);
       expect(m, "a name", 6);
       int64_t v;
@@ -3739,9 +3774,7 @@ static int match_unit(struct matcher *m)
    size_t unsolved = m->unsolved;
    m->pos = at;
    m->exp.pos = 0;
-   m->exp.n = 0;
-   m->exp.range[0] = 0;
-   m->exp.fixed = 0;
+   forget_expected(&m->exp);
    m->lax = 1;
    ok = match_unit_as(m);
    m->lax = 0;
@@ -3996,8 +4029,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
          goto out;
       }
       m->exp.pos = 0;
-      m->exp.n = 0;
-      m->exp.range[0] = 0;
+      forget_expected(&m->exp);
       /* isa dis --offsets's prefix, when the program's first unit has one */
       if (m->t->prefix >= 0 && listing != 0) {
          size_t at = m->pos;
