@@ -275,6 +275,14 @@ static int same_name(const struct matcher *m, const char *t, const char *s, size
    return m->lax;
 }
 
+static uint32_t name_hash(const char *name, size_t len)
+{
+   uint32_t h = 2166136261u; /* FNV-1a */
+   for (size_t i = 0; i < len; i++)
+      h = (h ^ (unsigned char)name[i]) * 16777619u;
+   return h;
+}
+
 /* No alternative noted (the hash set emptied by starting a round). */
 static void forget_expected(struct expected *e)
 {
@@ -306,10 +314,7 @@ static void expect(struct matcher *m, const char *what, size_t len)
    }
    if (e->n >= MAX_EXPECTED)
       return;
-   uint32_t h = 2166136261u;
-   for (size_t i = 0; i < len; i++)
-      h = (h ^ (unsigned char)what[i]) * 16777619u;
-   for (;; h++) {
+   for (uint32_t h = name_hash(what, len);; h++) {
       uint32_t *slot = &e->slots[h & (EXPECT_SLOTS - 1)];
       if (*slot == 0 || *slot >> 16 != e->round) {
          *slot = (uint32_t)e->round << 16 | (e->n + 1);
@@ -1259,14 +1264,6 @@ static size_t word_len(const struct matcher *m, size_t at)
    while (at + n < m->len && (isalnum((unsigned char)m->text[at + n]) || m->text[at + n] == '_'))
       n++;
    return n;
-}
-
-static uint32_t name_hash(const char *name, size_t len)
-{
-   uint32_t h = 2166136261u; /* FNV-1a */
-   for (size_t i = 0; i < len; i++)
-      h = (h ^ (unsigned char)name[i]) * 16777619u;
-   return h;
 }
 
 /* Label name[0..len), or NULL; with `add`, added (at offset) when it is not
