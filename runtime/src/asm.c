@@ -656,9 +656,8 @@ static size_t var_scope(const struct matcher *m, const struct isa_asm_var *v, un
    return (size_t)(p - u);
 }
 
-static size_t var_at(const struct matcher *m, int32_t read, unsigned f)
+static size_t var_at_computed(const struct matcher *m, const struct isa_asm_var *v, unsigned f)
 {
-   const struct isa_asm_var *v = &m->t->vars[read];
    const struct frame *fr = &m->frames[f];
    size_t scope = var_scope(m, v, f);
    if (scope >= AT_UNKNOWN)
@@ -684,6 +683,15 @@ static size_t var_at(const struct matcher *m, int32_t read, unsigned f)
    if (i >= v->count)
       return SIZE_MAX;
    return scope + v->offset + (size_t)i * v->stride;
+}
+
+/* (most variables are a field of the frame's own struct: no lookup) */
+static inline size_t var_at(const struct matcher *m, int32_t read, unsigned f)
+{
+   const struct isa_asm_var *v = &m->t->vars[read];
+   if (!v->base && !v->index && !v->slot)
+      return m->frames[f].scope + v->offset;
+   return var_at_computed(m, v, f);
 }
 
 /* read k of an expression, in frame f: known? its value? */
