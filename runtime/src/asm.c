@@ -295,37 +295,100 @@ static void forget_expected(struct expected *e)
    }
 }
 
-static void expect(struct matcher *m, const char *what, size_t len)
+/* An entry of struct expected that stands for names from..to-1 of an enum
+ * (`what` points at the enum), those the text did not have there: a
+ * reading notes them as one, and report_expected names them (TGSI tries
+ * its ~150 opcode names at every token; noting each was an eighth of its
+ * time).  `len` is NAMES | lax << 30 | from << 15 | to. */
+#define NAMES 0x80000000u
+#define NAMES_MOST 0x7FFF /* names of an enum noted as one; past that, each */
+
+/* Note `what` (text, or NAMES) at m->pos, the furthest point read: the
+ * alternatives there, each once. */
+static void note(struct expected *e, size_t pos, const char *what, uint32_t len)
 {
-   struct expected *e = &m->exp;
-   if (m->pos < e->pos)
+   if (pos < e->pos)
       return;
-   while (len && isspace((unsigned char)*what)) { /* what it starts with, not the blanks before it */
-      what++;
-      len--;
-   }
-   if (!len)
-      return;
-   if (m->pos < e->pos)
-      return;
-   if (m->pos > e->pos) {
-      e->pos = m->pos;
+   if (pos > e->pos) {
+      e->pos = pos;
       forget_expected(e);
    }
    if (e->n >= MAX_EXPECTED)
       return;
-   for (uint32_t h = name_hash(what, len);; h++) {
+   uint32_t h = len & NAMES ? name_hash((const char *)&what, sizeof what) ^ len : name_hash(what, len);
+   for (;; h++) {
       uint32_t *slot = &e->slots[h & (EXPECT_SLOTS - 1)];
       if (*slot == 0 || *slot >> 16 != e->round) {
          *slot = (uint32_t)e->round << 16 | (e->n + 1);
          e->what[e->n] = what;
-         e->len[e->n++] = (uint32_t)len;
+         e->len[e->n++] = len;
          return;
       }
       unsigned i = (*slot & 0xFFFF) - 1;
-      if (e->len[i] == len && (e->what[i] == what || memcmp(e->what[i], what, len) == 0))
+      if (e->len[i] == len && (e->what[i] == what || (!(len & NAMES) && memcmp(e->what[i], what, len) == 0)))
          return;
    }
+}
+
+static void note_text(struct expected *e, size_t pos, const char *what, size_t len)
+{
+   while (len && isspace((unsigned char)*what)) { /* what it starts with, not the blanks before it */
+      what++;
+      len--;
+   }
+   if (len)
+      note(e, pos, what, (uint32_t)len);
+}
+
+static void expect(struct matcher *m, const char *what, size_t len)
+{
+   if (m->pos >= m->exp.pos)
+      note_text(&m->exp, m->pos, what, len);
+}
+
+/* Whether the text at `at` has enum name nm (a reading tries it there). */
+static int has_name(const struct matcher *m, size_t at, const struct isa_asm_name *nm)
+{
+   return !nm->len || (at < m->len && same_char(m, m->text[at], nm->name[0]) && m->len - at >= nm->len &&
+                       same_name(m, m->text + at, nm->name, nm->len));
+}
+
+/* Names from..to-1 of enum en, where the text at m->pos has none of them
+ * (but maybe blank ones: those are not noted). */
+static void expect_names(struct matcher *m, const struct isa_asm_enum *en, uint32_t from, uint32_t to)
+{
+   if (m->pos < m->exp.pos)
+      return;
+   if (to > NAMES_MOST || to - from == 1) {
+      for (uint32_t i = from; i < to; i++)
+         if (!has_name(m, m->pos, &en->names[i]))
+            expect(m, en->names[i].name, en->names[i].len);
+      return;
+   }
+   note(&m->exp, m->pos, (const char *)en, NAMES | (uint32_t)m->lax << 30 | from << 15 | to);
+}
+
+/* What e notes, names of enums one by one (as a reading with every name
+ * noted by itself would have them): into `all`. */
+static void expected_names(struct matcher *m, const struct expected *e, struct expected *all)
+{
+   memset(all, 0, sizeof *all);
+   all->pos = e->pos;
+   memcpy(all->range, e->range, sizeof all->range);
+   all->fixed = e->fixed;
+   int lax = m->lax;
+   for (unsigned i = 0; i < e->n; i++) {
+      if (!(e->len[i] & NAMES)) {
+         note(all, all->pos, e->what[i], e->len[i]);
+         continue;
+      }
+      const struct isa_asm_enum *en = (const struct isa_asm_enum *)(const void *)e->what[i];
+      m->lax = (e->len[i] >> 30) & 1;
+      for (uint32_t k = (e->len[i] >> 15) & NAMES_MOST; k < (e->len[i] & NAMES_MOST); k++)
+         if (!has_name(m, e->pos, &en->names[k]))
+            note_text(all, all->pos, en->names[k].name, en->names[k].len);
+   }
+   m->lax = lax;
 }
 
 /* Template text: its blanks match any run of blanks (none between two
@@ -1686,20 +1749,24 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       skip_blank(m, 0, 0);
       size_t word = m->pos;
       char next = word < m->len ? m->text[word] : 0;
+      uint32_t missed = 0; /* the names since `missed` the text does not have: noted as one */
       for (uint32_t i = 0; i < e->n; i++) {
          const struct isa_asm_name *nm = &e->names[i];
-         m->pos = nm->len ? word : s.pos;
-         if (nm->len && !same_char(m, next, nm->name[0])) {
-            expect(m, nm->name, nm->len);
-         } else if (m->len - m->pos >= nm->len && same_name(m, m->text + m->pos, nm->name, nm->len)) {
-            m->pos += nm->len;
-            if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(nm->value)}) &&
-                run(m, seq + 1, n - 1, k))
-               return 1;
-            restore(m, &s);
-         } else if (nm->len) {
-            expect(m, nm->name, nm->len);
+         if (nm->len && (!same_char(m, next, nm->name[0]) || !has_name(m, word, nm)))
+            continue;
+         if (missed < i) {
+            m->pos = word;
+            expect_names(m, e, missed, i);
          }
+         missed = i + 1;
+         m->pos = nm->len ? word + nm->len : s.pos;
+         if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(nm->value)}) && run(m, seq + 1, n - 1, k))
+            return 1;
+         restore(m, &s);
+      }
+      if (missed < e->n) {
+         m->pos = word;
+         expect_names(m, e, missed, e->n);
       }
       m->pos = s.pos;
       skip_blank(m, 0, 0);
@@ -3236,7 +3303,9 @@ static void report(struct diags *ds, size_t at, const char *fmt, ...)
 /* "expected X, Y or Z; found 'abc'" for the furthest point the matcher read to. */
 static void report_expected(struct matcher *m, struct diags *ds)
 {
-   const struct expected *e = &m->exp;
+   struct expected all;
+   expected_names(m, &m->exp, &all);
+   const struct expected *e = &all;
    char what[ISA_ASM_MESSAGE], found[40];
    size_t w = 0;
    if (e->range[0]) {

@@ -530,6 +530,21 @@ class Tgsi(Scratch):
         self.assertEqual((line, col), (at + 1, 3))
         self.assertIn("expected 1 here", message)
 
+    def test_a_misspelled_opcode_names_the_nearest_opcodes_once_each(self):
+        # the opcode enum's names are noted as one entry while the text is
+        # read (one per run of names the text does not have) and named one
+        # by one in the message: the 246 alternatives there are the 244
+        # opcode names of mesa-22.3.6, UNK (an opcode number without one)
+        # and "a name" (a number); MOV and MOD share "MO" with the text,
+        # and then the names sharing "M" in the enum's order
+        text = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\n  0: MOX OUT[0], IN[0]\n  1: END\n"
+        code, out, err = run("as", "--isa", "tgsi", "-", stdin=text.encode())
+        self.assertEqual((code, out), (1, b""))
+        (where, line, col, message), = error_lines(err)
+        self.assertEqual((line, col), (4, 6))
+        self.assertEqual(message, "expected 'MOV', 'MOD', 'MEMBAR', 'MUL', 'MIN', 'MAX' (or one of 240 others); "
+                                  "found 'MOX OUT[0], IN[0]'")
+
     def test_what_isa_dis_prints_assembles_back(self):
         # an ENDIF with no IF before it: Mesa's indent goes below 0 and the
         # indent loop prints nothing (any bound up to its start); a binary64
