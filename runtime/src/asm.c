@@ -3249,9 +3249,18 @@ static int close_from(struct matcher *m)
    return 0;
 }
 
+/* The unit's text read: its waiting equations closed.  A value out of
+ * range found here is no message: it comes of what the search tried, not
+ * of a number in the text (those are placed where they are read), and the
+ * end of the text is no place to show (the reading's error is then that
+ * no encoding prints the text). */
 static int finish(struct matcher *m)
 {
-   return settle(m) && probe_waiting(m, NULL) && close_from(m);
+   int bounds = m->trying_bounds;
+   m->trying_bounds = 1;
+   int ok = settle(m) && probe_waiting(m, NULL) && close_from(m);
+   m->trying_bounds = bounds;
+   return ok;
 }
 
 /* ---- programs ------------------------------------------------------------------- */

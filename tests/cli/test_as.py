@@ -422,6 +422,21 @@ class LimaPp(Scratch):
                 self.assertEqual((code, err), (0, ""))
                 self.assertEqual(out.decode(), e["hex"] + "\n")
 
+    def test_a_contradiction_the_closing_search_finds_is_no_range_error_at_the_end(self):
+        # a corpus unit with random edits: every number in it fits, but
+        # closing its equations leads to 99 in a 6-bit field; that is not a
+        # value of the text, and the end of the text is no place for it:
+        # the error is that no encoding prints the text
+        text = ("load.v $14.xz cube(^const0.wzyy), texld 7, gt.s0 $3.y ^const1.z $1.y, eq.sat.v1 $3.xz "
+                "^texture.zwzw $1.xzzw, dFdx.s1 $4.z ^s0 $24.x, rcp.pos.s2 $5.z  $5.z , store.t 5289.xy ^uniform, "
+                "branch.lt ^texture.y $4.w -10, sync")
+        code, out, err = run("as", "--isa", "lima-pp", "-", stdin=text.encode())
+        self.assertEqual((code, out), (1, b""))
+        (where, line, col, message), = error_lines(err)
+        self.assertEqual((line, col), (1, 1))
+        self.assertTrue(message.startswith("no encoding prints this text: ") and message.endswith("(read to column 219)"),
+                        message)
+
     def test_a_real_listing_assembles_with_its_control_words(self):
         # a Mesa-compiled program as isa dis --offsets prints it: the
         # instructions' sizes, next_count and prefetch are the program
