@@ -3318,7 +3318,7 @@ static void report_expected(struct matcher *m, struct diags *ds)
    char what[ISA_ASM_MESSAGE], found[40];
    size_t w = 0;
    if (e->range[0]) {
-      w = (size_t)snprintf(what, sizeof what, "%s", e->range);
+      w = (size_t)snprintf(what, sizeof what, "%.*s", (int)sizeof e->range, e->range);
    } else {
       /* the alternatives that share the longest start with the text */
       unsigned order[SHOWN_EXPECTED], shown = 0;
