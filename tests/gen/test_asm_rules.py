@@ -54,5 +54,13 @@ class Rules(unittest.TestCase):
         self.assertLess(RULE_READS, 5)
         self.assertFalse(self.t.reads_last)
 
+    def test_a_rule_over_too_many_variables_makes_no_expression(self):
+        # (its variables are counted first: an expression made and left
+        # unchecked was C the generated file did not use)
+        texts = [X.text_of(e.node) for e in self.t.exprs]
+        self.assertFalse([t for t in texts if "60" in t], texts)
+        self.assertTrue([t for t in texts if "n == 2" in t], texts)
+
+
 if __name__ == "__main__":
     unittest.main()
