@@ -298,7 +298,7 @@ static void forget_expected(struct expected *e)
 /* An entry of struct expected that stands for names from..to-1 of an enum
  * (`what` points at the enum), those the text did not have there: a
  * reading notes them as one, and report_expected names them (TGSI tries
- * its ~150 opcode names at every token; noting each was an eighth of its
+ * its 244 opcode names at every token; noting each was an eighth of its
  * time).  `len` is NAMES | lax << 30 | from << 15 | to. */
 #define NAMES 0x80000000u
 #define NAMES_MOST 0x7FFF /* names of an enum noted as one; past that, each */
@@ -369,7 +369,8 @@ static void expect_names(struct matcher *m, const struct isa_asm_enum *en, uint3
 }
 
 /* What e notes, names of enums one by one (as a reading with every name
- * noted by itself would have them): into `all`. */
+ * noted by itself would have them): into `all`.  (has_name reads m->lax:
+ * for each entry, the laxness of the reading that noted it.) */
 static void expected_names(struct matcher *m, const struct expected *e, struct expected *all)
 {
    memset(all, 0, sizeof *all);
@@ -1748,11 +1749,10 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
        * one that starts otherwise changes nothing to restore) */
       skip_blank(m, 0, 0);
       size_t word = m->pos;
-      char next = word < m->len ? m->text[word] : 0;
       uint32_t missed = 0; /* the names since `missed` the text does not have: noted as one */
       for (uint32_t i = 0; i < e->n; i++) {
          const struct isa_asm_name *nm = &e->names[i];
-         if (nm->len && (!same_char(m, next, nm->name[0]) || !has_name(m, word, nm)))
+         if (!has_name(m, word, nm))
             continue;
          if (missed < i) {
             m->pos = word;
