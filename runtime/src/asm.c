@@ -1749,10 +1749,13 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
        * one that starts otherwise changes nothing to restore) */
       skip_blank(m, 0, 0);
       size_t word = m->pos;
+      char next = word < m->len ? m->text[word] : 0;
       uint32_t missed = 0; /* the names since `missed` the text does not have: noted as one */
       for (uint32_t i = 0; i < e->n; i++) {
          const struct isa_asm_name *nm = &e->names[i];
-         if (!has_name(m, word, nm))
+         /* (the first character alone rules out most names: has_name,
+          * a call, for each of TGSI's 244 cost 16% of its time) */
+         if (nm->len && (!same_char(m, next, nm->name[0]) || !has_name(m, word, nm)))
             continue;
          if (missed < i) {
             m->pos = word;
