@@ -3319,9 +3319,20 @@ static void report_expected(struct matcher *m, struct diags *ds)
    expected_names(m, &m->exp, &all);
    const struct expected *e = &all;
    char what[ISA_ASM_MESSAGE], found[40];
-   size_t w = 0;
+   /* what the text has there: 24 characters, and the rest of a word they cut (up to 36) */
+   size_t at = e->pos, k = 0;
+   while (at + k < m->len && m->text[at + k] != '\n' && (k < 24 || (k < 36 && is_word(m->text[at + k]))))
+      k++;
+   if (at >= m->len)
+      snprintf(found, sizeof found, "the end of the text");
+   else if (!k)
+      snprintf(found, sizeof found, "the end of the line");
+   else
+      snprintf(found, sizeof found, "'%.*s'", (int)k, m->text + at);
+   /* what the alternatives may take of the message: all of it but "expected ; found FOUND" */
+   size_t room = sizeof what - (sizeof "expected ; found " - 1) - strlen(found);
    if (e->range[0]) {
-      w = (size_t)snprintf(what, sizeof what, "%.*s", (int)sizeof e->range, e->range);
+      snprintf(what, sizeof what, "%.*s", (int)sizeof e->range, e->range);
    } else {
       /* the alternatives that share the longest start with the text */
       unsigned order[SHOWN_EXPECTED], shown = 0;
@@ -3343,39 +3354,53 @@ static void report_expected(struct matcher *m, struct diags *ds)
          }
          order[shown++] = (unsigned)best;
       }
-      for (unsigned o = 0; o < shown && w < sizeof what; o++) {
+      /* each as the message shows it: quoted (a description, "a name", is
+       * not), at most 40 characters, a line break or tab as \n or \t */
+      char piece[SHOWN_EXPECTED][64];
+      size_t piece_len[SHOWN_EXPECTED];
+      for (unsigned o = 0; o < shown; o++) {
          unsigned i = order[o];
-         const char *sep = o == 0 ? "" : o + 1 == shown && shown == e->n ? " or " : ", ";
          int quote = e->what[i][0] != 'a' || strchr(e->what[i], ' ') == NULL;
          unsigned len = e->len[i] > 40 ? 40 : e->len[i];
-         char piece[64];
-         size_t k = 0;
-         for (unsigned j = 0; j < len && k + 4 < sizeof piece; j++) {
+         size_t q = 0;
+         if (quote)
+            piece[o][q++] = '\'';
+         for (unsigned j = 0; j < len && q + 4 < sizeof piece[o]; j++) {
             char c = e->what[i][j];
             if (c == '\n' || c == '\t') {
-               piece[k++] = '\\';
-               piece[k++] = c == '\n' ? 'n' : 't';
+               piece[o][q++] = '\\';
+               piece[o][q++] = c == '\n' ? 'n' : 't';
             } else {
-               piece[k++] = c;
+               piece[o][q++] = c;
             }
          }
-         piece[k] = 0;
-         w += (size_t)snprintf(what + w, sizeof what - w, quote ? "%s'%s'" : "%s%s", sep, piece);
+         if (quote)
+            piece[o][q++] = '\'';
+         piece[o][q] = 0;
+         piece_len[o] = q;
       }
-      if (shown < e->n && w < sizeof what)
-         w += (size_t)snprintf(what + w, sizeof what - w, " (or one of %u others)", e->n - shown);
+      /* as many as fit whole, with the count of the others: a message is
+       * never cut off */
+      char others[48];
+      for (;; shown--) {
+         size_t need = 0;
+         for (unsigned o = 0; o < shown; o++)
+            need += piece_len[o] + (o == 0 ? 0 : o + 1 == shown && shown == e->n ? 4 : 2);
+         others[0] = 0;
+         if (shown < e->n)
+            snprintf(others, sizeof others, "%s(or one of %u others)", shown ? " " : "", e->n - shown);
+         if (need + strlen(others) < room || shown == 0)
+            break;
+      }
+      size_t w = 0;
+      for (unsigned o = 0; o < shown; o++) {
+         const char *sep = o == 0 ? "" : o + 1 == shown && shown == e->n ? " or " : ", ";
+         w += (size_t)snprintf(what + w, sizeof what - w, "%s%s", sep, piece[o]);
+      }
+      snprintf(what + w, sizeof what - w, "%s", others);
       if (!e->n)
          snprintf(what, sizeof what, "text this spec prints");
    }
-   size_t at = e->pos, k = 0;
-   while (at + k < m->len && k < 24 && m->text[at + k] != '\n')
-      k++;
-   if (at >= m->len)
-      snprintf(found, sizeof found, "the end of the text");
-   else if (!k)
-      snprintf(found, sizeof found, "the end of the line");
-   else
-      snprintf(found, sizeof found, "'%.*s'", (int)k, m->text + at);
    if (m->overflow && !e->range[0])
       report(ds, m->start, "too many ways to read this unit: simplify it, or give it in the form isa dis prints");
    else if (m->unsolved && m->unsolved + 1 >= e->pos && !e->range[0])
@@ -3433,9 +3458,36 @@ static int keep_unit(struct units *u, const void *obj, uint64_t at, size_t start
  * those fields as read; the encoder may write them otherwise (Midgard's
  * last bundle always says BREAK), and bytes that print other text are no
  * answer.  Reports the first unit that does not; 0 then. */
+/* Of a unit printed p[0..pn) and its text s[0..sn) (not alike), where the
+ * first line that is not alike starts in s; *pl gets where it starts in p
+ * (pn: p has no line there).  Lines alike one by one but not all together:
+ * the unit's first. */
+static size_t first_unlike_line(const char *p, size_t pn, const char *s, size_t sn, const struct matcher *m,
+                                size_t *pl)
+{
+   size_t i = 0, j = 0;
+   while (i < pn && j < sn) {
+      size_t ie = i, je = j;
+      while (ie < pn && p[ie] != '\n')
+         ie++;
+      while (je < sn && s[je] != '\n')
+         je++;
+      if (!same_text(p + i, ie - i, s + j, je - j, m))
+         break;
+      i = ie + 1;
+      j = je + 1;
+   }
+   if (i >= pn && j >= sn)
+      i = j = 0;
+   *pl = i < pn ? i : pn;
+   return j < sn ? j : sn;
+}
+
 static int check_chained(struct matcher *m, const struct units *u, const uint8_t *buf, size_t size,
                          const int64_t *options, struct diags *ds)
 {
+   static const char because[] = "the encoder derives a unit's fields from the unit after it, or from its being "
+                                 "the last, and no reading of the text encodes so";
    struct isa_cursor c;
    struct isa_ctx ctx;
    struct isa_error err;
@@ -3462,12 +3514,15 @@ static int check_chained(struct matcher *m, const struct units *u, const uint8_t
       size_t n = isa_out_len(&o), start = i ? u->text[2 * i] : 0, end = i + 1 < u->n ? u->text[2 * i + 2] : m->len;
       m->n_spans = 0;
       if (n < sizeof m->printed && !same_text(m->printed, n, m->text + start, end - start, m)) {
-         size_t k = 0;
-         while (k < n && k < 60 && m->printed[k] != '\n')
+         size_t p = 0, at = start + first_unlike_line(m->printed, n, m->text + start, end - start, m, &p), k = 0;
+         while (p + k < n && k < 60 && m->printed[p + k] != '\n')
             k++;
-         report(ds, start, "the program as encoded prints otherwise from here ('%.*s'): its encoder derives fields "
-                "of a unit from the next one or from its being the last, and no unit is read that prints only an "
-                "empty line", (int)k, m->printed);
+         if (p < n && k)
+            report(ds, at, "the program as encoded prints '%.*s' here (%s)", (int)k, m->printed + p, because);
+         else if (p < n)
+            report(ds, at, "the program as encoded prints an empty line here (%s)", because);
+         else
+            report(ds, at, "the program as encoded does not print this line (%s)", because);
          ok = 0;
       }
    }

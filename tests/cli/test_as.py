@@ -560,6 +560,19 @@ class Tgsi(Scratch):
         self.assertEqual(message, "expected 'MOV', 'MOD', 'MEMBAR', 'MUL', 'MIN', 'MAX' (or one of 240 others); "
                                   "found 'MOX OUT[0], IN[0]'")
 
+    def test_a_long_list_of_alternatives_is_never_cut_off(self):
+        # six property names of 15 to 27 characters, then the count of the
+        # others and what the text has, to the end of its word: the message
+        # is composed to fit (it was cut off in 'found' at 200 characters)
+        text = "FRAG\nPROPERTY FS_COORD_ORIGN UPPER_LEFT\n"
+        code, out, err = run("as", "--isa", "tgsi", "-", stdin=text.encode())
+        self.assertEqual((code, out), (1, b""))
+        (where, line, col, message), = error_lines(err)
+        self.assertEqual((line, col), (2, 10))
+        self.assertEqual(message, "expected 'FS_COORD_ORIGIN', 'FS_COORD_PIXEL_CENTER', 'FS_COLOR0_WRITES_ALL_CBUFS', "
+                                  "'FS_BLEND_EQUATION_ADVANCED', 'FS_EARLY_DEPTH_STENCIL', 'FS_POST_DEPTH_COVERAGE' "
+                                  "(or one of 24 others); found 'FS_COORD_ORIGN UPPER_LEFT'")
+
     def test_what_isa_dis_prints_assembles_back(self):
         # an ENDIF with no IF before it: Mesa's indent goes below 0 and the
         # indent loop prints nothing (any bound up to its start); a binary64
@@ -816,9 +829,13 @@ class Midgard(Scratch):
         text = "FMOV.f32 R0, TMP0.xxxx, R0\n\n/* XXX: shader ended with tag alu/4 */\n"
         code, out, err = run("as", "--isa", "midgard", "-", stdin=text.encode())
         self.assertEqual((code, out), (1, b""))
-        found = error_lines(err)
-        self.assertEqual(len(found), 1, err)
-        self.assertIn("the program as encoded prints otherwise from here", found[0][3])
+        (where, line, col, message), = error_lines(err)
+        # (at the first line the program as encoded prints otherwise: the
+        # comment's line, read as an empty bundle's, which says BREAK)
+        self.assertEqual((line, col), (3, 1))
+        self.assertEqual(message, "the program as encoded prints an empty line here (the encoder derives a unit's "
+                                  "fields from the unit after it, or from its being the last, and no reading of the "
+                                  "text encodes so)")
 
 
 class Usage(Scratch):

@@ -13,7 +13,7 @@
  *   - *size <= cap; only diags[0..max_diags) are written; each diagnostic
  *     has line >= 1 and col >= 1, lies in the text (the line exists, the
  *     column is at most one past its last byte) and its message ends
- *     within ISA_ASM_MESSAGE;
+ *     within ISA_ASM_MESSAGE, whole (one that fills the buffer was cut off);
  *   - the bytes of a program it accepts decode as a program, and printed
  *     as isa dis prints them (with or without --offsets prefixes) they are
  *     the text, blanks and the text's comments aside: what the assembler
@@ -327,6 +327,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          fail(name, text, len, "the message at %s is not NUL-terminated", where);
       if (!d->message[0])
          fail(name, text, len, "an empty message at %s", where);
+      /* (a message that fills the buffer was cut off: each is composed to fit) */
+      if (strlen(d->message) + 1 >= sizeof d->message)
+         fail(name, text, len, "the message at %s is cut off", where);
       if (!in_text(text, len, d->line, d->col))
          fail(name, text, len, "a diagnostic at %s, which is not a place in the text", where);
    }

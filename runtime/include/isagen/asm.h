@@ -19,7 +19,7 @@ extern "C" {
 
 /* ---- assembling text ------------------------------------------------------ */
 
-#define ISA_ASM_MESSAGE 200
+#define ISA_ASM_MESSAGE 320
 
 /* One problem in the text: where it is (1-based line and column, in bytes)
  * and what is wrong. */
