@@ -3667,23 +3667,36 @@ static int chain_to(struct matcher *m, struct units *units, struct sofar *sofar,
 /* Whether the previous unit's chained field, derived by the program
  * encoder with the unit just read (m->best) as its next, is `value`
  * (*derived: what it is, when derived gets it). */
-static int chained_as(struct matcher *m, const struct units *units, const struct isa_asm_var *v, int64_t value,
-                      int64_t *derived)
+static int chained_as(struct matcher *m, const struct units *units, const struct sofar *sofar,
+                      const struct isa_asm_var *v, int64_t value, int64_t *derived)
 {
    const struct isa_spec *spec = m->spec;
    unsigned char *copy = (unsigned char *)malloc(m->unit_size);
    if (!copy)
       return 0;
    memcpy(copy, units->v + (units->n - 1) * m->unit_size, m->unit_size);
-   struct isa_ctx ctx;
+   struct isa_ctx ctx, seen;
    struct isa_error err;
    memset(&ctx, 0, sizeof ctx);
-   ctx.offset = units->at[units->n - 1];
+   /* the <state>s before the previous unit, as the program encoder gives
+    * them to its <derive>s: the units before it walked again */
+   struct isa_cursor walk;
+   uint64_t at = units->at[units->n - 1];
+   int inited = at <= sofar->len, walking = inited && isa_cursor_init(&walk, spec, sofar->buf, (size_t)at) == ISA_OK;
+   if (walking) {
+      walk.options = m->ctx.options;
+      while (isa_cursor_next(&walk, NULL, &seen, &err) > 0)
+         continue;
+      isa_cursor_states_after(&walk, &ctx);
+   }
+   ctx.offset = at;
    ctx.index = units->n - 1;
    ctx.next = m->best;
    ctx.options = m->ctx.options;
    int linked = spec->link(copy, &ctx, &err) == ISA_OK;
    int64_t got = load(copy + v->offset, v);
+   if (inited)
+      isa_cursor_fini(&walk);
    free(copy);
    if (linked && derived)
       *derived = got;
@@ -3724,7 +3737,7 @@ static int chain(struct matcher *m, struct units *units, struct sofar *sofar, co
    v.width = c->width;
    v.is_signed = c->is_signed;
    int64_t orig = load(prev + c->offset, &v), first = orig;
-   if (matched && chained_as(m, units, &v, orig, &first))
+   if (matched && chained_as(m, units, sofar, &v, orig, &first))
       return 1;
    /* the reading to beat: the first one */
    unsigned char *best = (unsigned char *)malloc(usz);
@@ -3748,7 +3761,7 @@ static int chain(struct matcher *m, struct units *units, struct sofar *sofar, co
       m->pos = unit_start;
       if (!match_unit(m))
          continue;
-      int ok = chained_as(m, units, &v, val, NULL);
+      int ok = chained_as(m, units, sofar, &v, val, NULL);
       if (m->pos > end || (m->pos == end && ok && !stands)) {
          end = m->pos;
          bytes = m->unit_bytes;

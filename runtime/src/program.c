@@ -474,6 +474,8 @@ int isa_encode_program(const struct isa_spec *spec, const void *units, size_t n,
    const unsigned char *in = (const unsigned char *)units;
    unsigned char *canon = NULL;
    size_t *offs = NULL, pos = 0, bits;
+   struct isa_cursor walk;
+   bool walking = false;
    int r = ISA_OK;
    *size = 0;
    if (spec->unit_count && n != spec->unit_count)
@@ -500,9 +502,25 @@ int isa_encode_program(const struct isa_spec *spec, const void *units, size_t n,
    offs[n] = pos;
    if (!spec->link)
       goto done;
+   /* (a <derive> may read the <state>s a listing has before the unit: a
+    * cursor walks the units linked and written so far, as far as they
+    * walk as a program) */
+   if (spec->step && isa_cursor_init(&walk, spec, buf, 0) != ISA_OK) {
+      r = isa_fail(err, ISA_ERR_LIMIT, spec->unit->name, 0, "out of memory");
+      goto out;
+   }
+   walking = spec->step != NULL;
    for (size_t i = 0; i < n; i++) {
       struct isa_ctx ctx;
       memset(&ctx, 0, sizeof ctx);
+      if (walking) {
+         struct isa_ctx seen;
+         struct isa_error ignored;
+         if (isa_cursor_more(&walk, buf, offs[i]) == ISA_OK)
+            while (isa_cursor_next(&walk, NULL, &seen, &ignored) > 0)
+               continue;
+         isa_cursor_states_after(&walk, &ctx);
+      }
       ctx.offset = offs[i];
       ctx.index = i;
       ctx.size = (uint64_t)(offs[i + 1] - offs[i]) * 8;
@@ -513,8 +531,6 @@ int isa_encode_program(const struct isa_spec *spec, const void *units, size_t n,
       r = spec->link(canon + i * cs, &ctx, err);
       if (r)
          goto out;
-   }
-   for (size_t i = 0; i < n; i++) {
       r = spec->unit->encode(canon + i * cs, buf, cap, offs[i] * 8, &bits, err);
       if (!r && bits != (offs[i + 1] - offs[i]) * 8)
          r = isa_fail(err, ISA_ERR_INCONSISTENT, spec->unit->name, 0,
@@ -526,6 +542,8 @@ done:
    *size = pos;
    r = isa_end_program(spec, NULL, buf, cap, size, err);
 out:
+   if (walking)
+      isa_cursor_fini(&walk);
    free(canon);
    free(offs);
    return r;

@@ -676,6 +676,24 @@ class Midgard(Scratch):
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(dis("midgard", out.decode().strip(), "--gpu", entry["gpu"]).rstrip("\n"), entry["text"])
 
+    def test_a_load_store_bundle_keeps_break_after_a_forward_branch(self):
+        # Mesa's printer goes on past a BREAK tag once an ALU bundle has
+        # branched forward, and prints "break" there; the program encoder
+        # keeps such a BREAK where the stream's state $fwd says so (it gave
+        # its derives no states before, and rewrote the tag as the next
+        # bundle's, so no program printed this).  After a backward branch
+        # the listing ends at that BREAK: text after it is an error.
+        text = ("FMOV.f32 R0, TMP0.xxxx, R0\nbr.uncond {} -> ldst\nbreak\n\nLD_TILEBUFFER.f16 R1.xy~~\nbreak\n\n"
+                "FMOV.f32 R1, TMP0.xxxx, R1\n")
+        code, out, err = run("as", "--isa", "midgard", "--hex", "-", stdin=text.format("+1").encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(dis("midgard", out.decode().strip()).rstrip("\n"), text.format("+1").rstrip("\n"))
+        fields = [json.loads(line)["fields"] for line in dis("midgard", out.decode().strip(), "--json").splitlines()]
+        self.assertEqual([f.get("next_tag", f.get("ctrl.next_tag")) for f in fields], [1, 1, 1])
+        code, out, err = run("as", "--isa", "midgard", "--hex", "-", stdin=text.format("-1").encode())
+        self.assertEqual((code, out), (1, b""))
+        self.assertEqual([(line, col) for _, line, col, _ in error_lines(err)], [(3, 1), (6, 1)])
+
     def test_an_empty_line_is_a_bundle_break(self):
         two = "FMUL.f32 R0, R0, R1.xxxx\n\nFRCP.f32 R0.w, R0.w, #0\n"
         one = "FMUL.f32 R0, R0, R1.xxxx\nFRCP.f32 R0.w, R0.w, #0\n"
