@@ -2459,6 +2459,12 @@ static int unknown_fields(const struct matcher *m, const struct side *s, struct 
    return 1;
 }
 
+/* Bits x of field v as its value. */
+static int64_t bits_value(const struct isa_asm_var *v, uint64_t x)
+{
+   return v->is_signed ? isa_sext(x, v->width) : (int64_t)x;
+}
+
 /* Give the fields of u the values packed in x (each its width, in
  * order); *same: all of them are what as_is holds. */
 static int assign_packed(struct matcher *m, const struct unknown_set *u, uint64_t x, const int64_t *as_is, int *same)
@@ -2470,13 +2476,15 @@ static int assign_packed(struct matcher *m, const struct unknown_set *u, uint64_
       int64_t val = (int64_t)(x & (((uint64_t)1 << width) - 1));
       if (u->vars[j] >= 0 && u->masks[j]) {
          /* the searched bits in their places, the others as they stand */
+         /* (in the field's bits: a signed one's value is sign-extended) */
          const struct isa_asm_var *v = &m->t->vars[u->vars[j]];
-         uint64_t cur = (uint64_t)load(m->unit + var_at(m, u->vars[j], u->frames[j]), v), put = 0;
+         uint64_t all = v->width < 64 ? ((uint64_t)1 << v->width) - 1 : ~(uint64_t)0;
+         uint64_t cur = (uint64_t)load(m->unit + var_at(m, u->vars[j], u->frames[j]), v) & all, put = 0;
          unsigned b = 0;
          for (uint64_t mk = u->masks[j]; mk; mk &= mk - 1, b++)
             if (((uint64_t)val >> b) & 1)
                put |= mk & (~mk + 1);
-         val = (int64_t)((cur & ~u->masks[j]) | put);
+         val = bits_value(v, (cur & ~u->masks[j]) | put);
       } else if (u->vars[j] >= 0 && m->t->vars[u->vars[j]].is_signed && width && (val >> (width - 1)) & 1) {
          val -= (int64_t)1 << width;
       }
@@ -2836,12 +2844,6 @@ static int can_hold(struct matcher *m, unsigned i, int probed)
    return holds;
 }
 
-/* Bits x of field v as its value. */
-static int64_t bits_value(const struct isa_asm_var *v, uint64_t x)
-{
-   return v->is_signed ? isa_sext(x, v->width) : (int64_t)x;
-}
-
 /* How many values of field v (of at most 8 bits) keep holds; *first gets
  * the least of them (as probe orders them: by their bits). */
 static unsigned kept(const struct isa_asm_var *v, const uint64_t *keep, int64_t *first)
@@ -3099,6 +3101,51 @@ static int refined(struct matcher *m, const struct side *s, unsigned which, int6
    return 0;
 }
 
+/* A field that waiting equations read in bits apart from one another
+ * (Midgard's LD_VARY offset, printed as `so >> 9` and as
+ * `sext(so & 0x1FF, 9)`): each one's guess knows only the bits it reads, and
+ * a search of them all is more than SEARCH_BITS.  The field takes each
+ * one's guess in its own bits (the others as they stand).  Whether that,
+ * settled and closed, is a solution; 0 too when no other equation reads
+ * the field so. */
+static int combined(struct matcher *m, unsigned i, const struct side *s, unsigned which, int64_t want)
+{
+   const struct isa_asm_expr *e = expr_of(m, s);
+   int32_t read = m->t->reads[e->first + which];
+   if (read < 0)
+      return 0;
+   size_t at = var_at(m, read, s->frame);
+   const struct isa_asm_var *v = &m->t->vars[read];
+   uint64_t all = v->width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << v->width) - 1;
+   uint64_t covered = m->t->masks[e->first + which] & all;
+   if (at >= AT_UNKNOWN || !covered || covered == all)
+      return 0;
+   const struct frame *f = &m->frames[s->frame];
+   uint64_t got = (uint64_t)e->propose(m->unit + f->scope, f->params, &m->ctx, which, want, 0) & covered;
+   int others = 0;
+   for (unsigned j = 0; next_waiting(m, &j); j++) {
+      const struct side *s2;
+      int64_t want2;
+      unsigned which2;
+      if (j == i || m->cons[j].done || !lossy(m, &m->cons[j], &s2, &want2, &which2))
+         continue;
+      const struct isa_asm_expr *e2 = expr_of(m, s2);
+      int32_t read2 = m->t->reads[e2->first + which2];
+      uint64_t mask2 = m->t->masks[e2->first + which2] & all;
+      if (read2 < 0 || !mask2 || (mask2 & covered) || var_at(m, read2, s2->frame) != at)
+         continue;
+      const struct frame *f2 = &m->frames[s2->frame];
+      got |= (uint64_t)e2->propose(m->unit + f2->scope, f2->params, &m->ctx, which2, want2, 0) & mask2;
+      covered |= mask2;
+      others++;
+   }
+   if (!others)
+      return 0;
+   uint64_t as_is = (uint64_t)load(m->unit + at, v) & all & ~covered;
+   return assign(m, read, s->frame, bits_value(v, got | as_is)) && value_of(m, s) == want && settle(m) &&
+          close_from(m);
+}
+
 /* The fields of u were just given values (a search's): settle, probe what
  * waits on them, and close the rest.  1: a solution (kept); 0: none, and
  * no other value of theirs can give one, since nothing left waiting reads
@@ -3163,6 +3210,11 @@ static int close_from(struct matcher *m)
             return 0;
       }
       if (free <= 8)
+         return 0;
+      if (combined(m, j, side, which, want))
+         return 1;
+      restore(m, &s);
+      if (m->overflow)
          return 0;
       m->tried[j] = 1;
       int r = close_from(m);

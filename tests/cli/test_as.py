@@ -694,6 +694,18 @@ class Midgard(Scratch):
         self.assertEqual((code, out), (1, b""))
         self.assertEqual([(line, col) for _, line, col, _ in error_lines(err)], [(3, 1), (6, 1)])
 
+    def test_a_field_printed_in_two_parts_takes_both(self):
+        # a varying load prints its 18-bit signed offset twice, as so >> 9
+        # (+ 0x8) and as sext(so & 0x1FF, 9) (- 0xA8): each guess knows
+        # only its own bits, a search of all 18 is too large, so the field
+        # takes each guess in its own bits (midgard.jsonl record 164)
+        text = "LD_VARY.f32 R4.yzyy, 0.z + 0x8, 0.w - 0xA8\n"
+        code, out, err = run("as", "--isa", "midgard", "--gpu", "t880", "--hex", "-", stdin=text.encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(dis("midgard", out.decode().strip(), "--gpu", "t880").rstrip("\n"), text.rstrip("\n"))
+        word = json.loads(dis("midgard", out.decode().strip(), "--json").splitlines()[0])["fields"]
+        self.assertEqual(word["w1.signed_offset"], 8 << 9 | 0x158)
+
     def test_an_empty_line_is_a_bundle_break(self):
         two = "FMUL.f32 R0, R0, R1.xxxx\n\nFRCP.f32 R0.w, R0.w, #0\n"
         one = "FMUL.f32 R0, R0, R1.xxxx\nFRCP.f32 R0.w, R0.w, #0\n"

@@ -21,11 +21,13 @@ SPEC = """<?xml version="1.0"?>
     <param name="p"/>
     <case display="{Reg(p)}"/>
   </operand>
-  <struct name="S" bits="32">
+  <struct name="S" bits="64">
     <field name="reg" bits="0..7" type="uint"/>
     <field name="off" bits="8..15" type="sint"/>
     <field name="k" bits="16..31" type="uint"/>
-    <display>x {Pass(reg)}, {off:d}{if bit(k, 3) &amp;&amp; !(k &amp; 0x30)}.s{end}{if k &gt; 2 ? k &amp; 1 : 0}.t{end}</display>
+    <field name="so" bits="32..49" type="sint"/>
+    <reserved bits="50..63"/>
+    <display>x {Pass(reg)}, {off:d}{if bit(k, 3) &amp;&amp; !(k &amp; 0x30)}.s{end}{if k &gt; 2 ? k &amp; 1 : 0}.t{end} {so &gt;&gt; 9:d} {sext(so &amp; 0x1FF, 9):d}</display>
   </struct>
 </isa>
 """
@@ -59,6 +61,14 @@ class ReadMasks(unittest.TestCase):
 
     def test_a_shifted_parameter_reads_the_bits_it_keeps(self):
         self.assertEqual(self.exprs["(v >> 4)"], ([0xFFFFFFFFFFFFFFF0], False))
+
+    def test_a_signed_field_shifted_reads_the_bits_it_keeps_its_sign_bit_last(self):
+        # an 18-bit signed offset: its value's bits 17..63 are all bit 17
+        self.assertEqual(self.exprs["(so >> 9)"], ([0x3FE00], False))
+
+    def test_a_sign_extension_reads_the_bits_below_its_width(self):
+        # sext(x, 9) reads bits 0..8 of x: here of so & 0x1FF, so 0..8 of so
+        self.assertEqual(self.exprs["sext((so & 511), 9)"], ([0x1FF], False))
 
     def test_a_field_or_parameter_as_it_is_passes_its_value_on(self):
         # the arguments: Pass(reg) gives reg, Pass gives Reg its p

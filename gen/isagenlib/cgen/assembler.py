@@ -1318,8 +1318,9 @@ class AsmTables:
         """Per read of expression e: the bits of its field, or of its
         parameter's value, that can change e's value (a field read through
         `s & 3`, `bit(s, 2)`, `bits(s, 3, 3)` matters in its bits 0..5
-        only: a search tries those), or 0 when all may (and for a signed
-        field)."""
+        only: a search tries those), or 0 when all may.  A signed field's
+        value repeats its sign bit above it: a bit demanded there is its
+        sign bit (`so >> 9` of an 18-bit offset reads its bits 9..17)."""
         out, outer = {}, self.loops
         self.loops = e.loops  # (the {for} variables as where e was made)
         try:
@@ -1331,8 +1332,12 @@ class AsmTables:
         for r in e.reads:
             v = self.vars[r[1]] if r[0] == "var" else None
             full = (1 << v.width) - 1 if v is not None and v.width < 64 else ALL_BITS
-            m = out.get(r, ALL_BITS) & full
-            masks.append(0 if (v is not None and v.signed) or m in (0, full) else m)
+            m = out.get(r, ALL_BITS)
+            if v is not None and v.signed and v.width < 64:
+                sign = 1 << (v.width - 1)
+                m = (m & (sign - 1)) | (sign if m & ~(sign - 1) else 0)
+            m &= full
+            masks.append(0 if m in (0, full) else m)
         return masks
 
     def demanded(self, node, scope, operand, d, out):
@@ -1374,6 +1379,13 @@ class AsmTables:
             w = 1 if node.fn == "bit" else constant(node.args[2])
             if lo is not None and w is not None and 0 <= lo < 64 and 0 < w <= 64:
                 return self.demanded(node.args[0], scope, operand, ((d & ((1 << w) - 1)) << lo) & ALL_BITS, out)
+        if isinstance(node, X.Call) and node.fn == "sext":
+            # bits 0..k-1 of the operand, the top one repeated above them
+            k = constant(node.args[1])
+            if k is not None and 0 < k < 64:
+                sign = 1 << (k - 1)
+                return self.demanded(node.args[0], scope, operand,
+                                     (d & (sign - 1)) | (sign if d & ~(sign - 1) else 0), out)
         if isinstance(node, X.Binary) and node.op in ("==", "!=", "<", ">", "<=", ">=", "&&", "||"):
             # a truth value: of all the bits of its operands' values, no more
             self.demanded(node.a, scope, operand, ALL_BITS, out)
