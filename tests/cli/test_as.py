@@ -706,6 +706,25 @@ class Midgard(Scratch):
         word = json.loads(dis("midgard", out.decode().strip(), "--json").splitlines()[0])["fields"]
         self.assertEqual(word["w1.signed_offset"], 8 << 9 | 0x158)
 
+    def test_a_bundle_of_unknown_tag_is_chained_as_every_other(self):
+        # Mesa prints a quadword of tag 0, 1, 6 or 7 raw, its next tag in
+        # bits 4..7 (0x87: tag 7, next tag 8, an ALU bundle of one
+        # quadword); the program encoder chains it as it chains the other
+        # bundles, so a text showing another next tag (Mesa's TAG ERROR
+        # comment: ldst where an ALU bundle follows) is no program's
+        text = ("Unknown word type 7:\n0x000000{}, 0x00000000, 0x00000000, 0x00000000 \n\n\n{}"
+                "FMOV.f32 R0, TMP0.xxxx, R0\n")
+        chained = text.format("87", "")
+        code, out, err = run("as", "--isa", "midgard", "--hex", "-", stdin=chained.encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(dis("midgard", out.decode().strip()).rstrip("\n"), chained.rstrip("\n"))
+        wrong = text.format("57", "\t/* XXX: TAG ERROR sequence, got alu/4 expexted ldst */\n")
+        code, out, err = run("as", "--isa", "midgard", "--hex", "-", stdin=wrong.encode())
+        self.assertEqual((code, out), (1, b""))
+        (where, line, col, message), = error_lines(err)
+        self.assertEqual((line, col), (2, 1))
+        self.assertTrue(message.startswith("the program as encoded prints '0x00000087, "), message)
+
     def test_an_empty_line_is_a_bundle_break(self):
         two = "FMUL.f32 R0, R0, R1.xxxx\n\nFRCP.f32 R0.w, R0.w, #0\n"
         one = "FMUL.f32 R0, R0, R1.xxxx\nFRCP.f32 R0.w, R0.w, #0\n"

@@ -165,7 +165,7 @@ static const struct {
    const char *spec;
    unsigned percent;
 } random_floor[] = {
-   {"midgard", 64},
+   {"midgard", 91},
 };
 
 static unsigned floor_of(const char *spec)
