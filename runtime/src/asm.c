@@ -1775,11 +1775,22 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       skip_blank(m, 0, 0);
       expect(m, "a name", 6);
       int64_t v;
-      size_t end;
-      if (read_number(m, ISA_ASM_DEC, SIZE_MAX, &v, &end) && !e->named(v)) {
+      size_t end, at = m->pos, digits = read_number(m, ISA_ASM_DEC, SIZE_MAX, &v, &end);
+      /* the number of an unnamed value: all its digits, then fewer, as
+       * one printed right before another has them (Midgard's 8-bit lanes
+       * past 15: `.1617` is lane 16, then 17) */
+      for (size_t most = digits; most > 0; most--) {
+         m->pos = at;
+         if (most < digits && !read_number(m, ISA_ASM_DEC, most, &v, &end))
+            break;
+         if (e->named(v))
+            continue;
          m->pos = end;
          if (add_con(m, (struct con){.a = expr_side(m, g->a), .b = const_side(v)}) && run(m, seq + 1, n - 1, k))
             return 1;
+         restore(m, &s);
+         if (m->overflow)
+            return 0;
       }
       break;
    }

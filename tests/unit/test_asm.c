@@ -165,7 +165,7 @@ static const struct {
    const char *spec;
    unsigned percent;
 } random_floor[] = {
-   {"midgard", 91},
+   {"midgard", 96},
 };
 
 static unsigned floor_of(const char *spec)
