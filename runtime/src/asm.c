@@ -1775,14 +1775,18 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       skip_blank(m, 0, 0);
       expect(m, "a name", 6);
       int64_t v;
-      size_t end, at = m->pos, digits = read_number(m, ISA_ASM_DEC, SIZE_MAX, &v, &end);
+      size_t end, at = m->pos, digits = 0;
       /* the number of an unnamed value: all its digits, then fewer, as
        * one printed right before another has them (Midgard's 8-bit lanes
-       * past 15: `.1617` is lane 16, then 17) */
+       * past 15: `.1617` is lane 16, then 17; ten such lanes are more
+       * digits than an int64 holds, which is no reason to stop) */
+      for (size_t p = at + (at < m->len && m->text[at] == '-'); p < m->len && isdigit((unsigned char)m->text[p]);
+           p++)
+         digits += digits < 20;
       for (size_t most = digits; most > 0; most--) {
          m->pos = at;
-         if (most < digits && !read_number(m, ISA_ASM_DEC, most, &v, &end))
-            break;
+         if (!read_number(m, ISA_ASM_DEC, most, &v, &end))
+            continue; /* (too large) */
          if (e->named(v))
             continue;
          m->pos = end;

@@ -728,11 +728,14 @@ class Midgard(Scratch):
     def test_lanes_past_15_printed_side_by_side_are_read_one_by_one(self):
         # an 8-bit source's swizzle names lanes 0..15 by letter and the
         # others by number, with nothing between them: .22233031 is lanes
-        # 22, 23, 30 and 31 (read as one number, it fits no lane)
-        text = "alu_op_03.f8 AT0.efij.clamp_0_inf, U9.22233031.abs.widen, #13816\n"
-        code, out, err = run("as", "--isa", "midgard", "--hex", "-", stdin=text.encode())
-        self.assertEqual((code, err), (0, ""))
-        self.assertEqual(dis("midgard", out.decode().strip()).rstrip("\n"), text.rstrip("\n"))
+        # 22, 23, 30 and 31 (read as one number, it fits no lane); ten
+        # such lanes are 20 digits, more than an int64 holds
+        for text in ("alu_op_03.f8 AT0.efij.clamp_0_inf, U9.22233031.abs.widen, #13816\n",
+                     "CSEL.scalar.i8 R6/* do0 */ .xyzwghklmn.keeplo, U9.22231617222324252829.replicate, #46743\n"):
+            with self.subTest(text=text):
+                code, out, err = run("as", "--isa", "midgard", "--hex", "-", stdin=text.encode())
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual(dis("midgard", out.decode().strip()).rstrip("\n"), text.rstrip("\n"))
 
     def test_an_empty_line_is_a_bundle_break(self):
         two = "FMUL.f32 R0, R0, R1.xxxx\n\nFRCP.f32 R0.w, R0.w, #0\n"

@@ -165,7 +165,7 @@ static const struct {
    const char *spec;
    unsigned percent;
 } random_floor[] = {
-   {"midgard", 96},
+   {"midgard", 99},
 };
 
 static unsigned floor_of(const char *spec)
