@@ -3517,14 +3517,6 @@ static int keep_unit(struct units *u, const void *obj, uint64_t at, size_t start
    return 1;
 }
 
-/* A spec whose program encoder derives fields of a unit from the next one
- * (isa_asm.chained): each unit of the program as encoded, buf[0..size),
- * prints the text it was read from, up to the next unit's (the blank lines
- * between them too: a Midgard bundle with no instructions prints an empty
- * line alone, and the matcher reads none).  Each unit was checked with
- * those fields as read; the encoder may write them otherwise (Midgard's
- * last bundle always says BREAK), and bytes that print other text are no
- * answer.  Reports the first unit that does not; 0 then. */
 /* Of a unit printed p[0..pn) and its text s[0..sn) (not alike), where the
  * first line that is not alike starts in s; *pl gets where it starts in p
  * (pn: p has no line there).  Lines alike one by one but not all together:
@@ -3550,6 +3542,14 @@ static size_t first_unlike_line(const char *p, size_t pn, const char *s, size_t 
    return j < sn ? j : sn;
 }
 
+/* A spec whose program encoder derives fields of a unit from the next one
+ * (isa_asm.chained): each unit of the program as encoded, buf[0..size),
+ * prints the text it was read from, up to the next unit's (the blank lines
+ * between them too: a Midgard bundle with no instructions prints an empty
+ * line alone, and the matcher reads none).  Each unit was checked with
+ * those fields as read; the encoder may write them otherwise (Midgard's
+ * last bundle always says BREAK), and bytes that print other text are no
+ * answer.  Reports the first unit that does not; 0 then. */
 static int check_chained(struct matcher *m, const struct units *u, const uint8_t *buf, size_t size,
                          const int64_t *options, struct diags *ds)
 {
