@@ -3350,13 +3350,6 @@ static void position(const char *text, size_t at, unsigned *line, unsigned *col)
    *col = c;
 }
 
-static unsigned column_of(const char *text, size_t at)
-{
-   unsigned line, col;
-   position(text, at, &line, &col);
-   return col;
-}
-
 static int read_dump(const struct isa_spec *spec, const char *text, size_t len, uint8_t *buf, size_t cap,
                      size_t *size, struct diags *ds);
 
@@ -3470,10 +3463,24 @@ static void report_expected(struct matcher *m, struct diags *ds)
    }
    if (m->overflow && !e->range[0])
       report(ds, m->start, "too many ways to read this unit: simplify it, or give it in the form isa dis prints");
-   else if (m->unsolved && m->unsolved + 1 >= e->pos && !e->range[0])
+   else if (m->unsolved && m->unsolved + 1 >= e->pos && !e->range[0]) {
+      /* (where the reading got to: its line too, when the unit was read
+       * past its first, or the end of the text) */
+      char where[48] = "";
+      unsigned line = 0, col = 0, first = 0, ignored;
+      if (ds->n < ds->max) {
+         position(m->text, m->unsolved, &line, &col);
+         position(m->text, m->start, &first, &ignored);
+      }
+      if (line == first)
+         snprintf(where, sizeof where, "column %u", col);
+      else if (rest_is_blank(m, m->unsolved))
+         snprintf(where, sizeof where, "the end of the text");
+      else
+         snprintf(where, sizeof where, "line %u, column %u", line, col);
       report(ds, m->start, "no encoding prints this text: its values contradict each other or the fields they go "
-                           "into (read to column %u)", ds->n < ds->max ? column_of(m->text, m->unsolved) : 0);
-   else
+                           "into (read to %s)", where);
+   } else
       report(ds, at, "expected %s; found %s", what, found);
 }
 

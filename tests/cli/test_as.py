@@ -737,6 +737,21 @@ class Midgard(Scratch):
                 self.assertEqual((code, err), (0, ""))
                 self.assertEqual(dis("midgard", out.decode().strip()).rstrip("\n"), text.rstrip("\n"))
 
+    def test_no_encoding_says_how_far_a_bundle_of_several_lines_was_read(self):
+        # a bundle of one instruction and a comment no program prints after
+        # it: its error is at the bundle's start, and says where the reading
+        # got to, on another line than the bundle's first (the column alone
+        # said 'column 1')
+        text = "FMOV.f32 R0, TMP0.xxxx, R0\n/* XXX: shader ended with tag alu/4 */\n"
+        for more, where in (("", "the end of the text"), ("\nFMOV.f32 R0, TMP0.xxxx, R0\n", "line 3, column 1")):
+            with self.subTest(where=where):
+                code, out, err = run("as", "--isa", "midgard", "-", stdin=(text + more).encode())
+                self.assertEqual((code, out), (1, b""))
+                (_, line, col, message), = error_lines(err)
+                self.assertEqual((line, col), (1, 1))
+                self.assertEqual(message, "no encoding prints this text: its values contradict each other or the "
+                                          f"fields they go into (read to {where})")
+
     def test_an_empty_line_is_a_bundle_break(self):
         two = "FMUL.f32 R0, R0, R1.xxxx\n\nFRCP.f32 R0.w, R0.w, #0\n"
         one = "FMUL.f32 R0, R0, R1.xxxx\nFRCP.f32 R0.w, R0.w, #0\n"
