@@ -616,8 +616,9 @@ struct isa_spec {
    void (*prefix)(struct isa_out *out, const struct isa_ctx *ctx);
    const char *separator; /* printed after each unit ("\n" unless the XML says) */
    /* NULL, or sets the fields the <stream>'s <derive>s compute from the
-    * unit's neighbours (ctx->prev, ctx->next); ISA_ERR_RANGE if one does
-    * not fit */
+    * unit's neighbours (ctx->prev, ctx->next) and the <state>s before it
+    * (ctx->state: isa_encode_program walks the units it has written for
+    * them); ISA_ERR_RANGE if one does not fit */
    int (*link)(void *unit, const struct isa_ctx *ctx, struct isa_error *err);
    /* NULL, or decodes the first unit of a program (a first="true"
     * alternative: chosen by position, not by its bits) */
