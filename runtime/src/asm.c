@@ -1620,6 +1620,77 @@ static int for_iter(struct matcher *m, const struct isa_asm_goal *g, int64_t i, 
    return run(m, &body, 1, &next);
 }
 
+/* Whether goal i is literal text alone (a sequence of texts), reading
+ * nothing. */
+static int text_alone(const struct isa_asm *t, uint32_t i, unsigned depth)
+{
+   const struct isa_asm_goal *g = &t->goals[i];
+   if (g->kind == ISA_ASM_LIT)
+      return 1;
+   if (g->kind != ISA_ASM_SEQ || depth > 4)
+      return 0;
+   for (uint32_t k = 0; k < g->n; k++)
+      if (!text_alone(t, t->kids[g->first + k], depth + 1))
+         return 0;
+   return 1;
+}
+
+/* Goal i (text_alone) read as run reads it; 0 where the text differs. */
+static int read_text_alone(struct matcher *m, uint32_t i, unsigned depth)
+{
+   const struct isa_asm_goal *g = &m->t->goals[i];
+   if (g->kind == ISA_ASM_LIT)
+      return match_text(m, g->text, g->len);
+   for (uint32_t k = 0; k < g->n; k++)
+      if (!read_text_alone(m, m->t->kids[g->first + k], depth + 1))
+         return 0;
+   return 1;
+}
+
+/* Whether an equation of side s may be solved by a guess (or of fields
+ * side by side) rather than only checked. */
+static int guessed(const struct matcher *m, const struct side *s)
+{
+   const struct isa_asm_expr *e = expr_of(m, s);
+   return s->kind != SIDE_EXPR || e->proposes || e->separable;
+}
+
+/* A {for} whose bound hi the text gives: read with the bound from `to`
+ * to `most` (one count, or counts that read alike: checked, not solved);
+ * the body is read to-from times, then k.  1: read (the caller restores
+ * the matcher otherwise).  Each value of the bits a bound's guess drops
+ * ((count(data) + 1) / 2) is tried now, for the body reads what the count
+ * says (an element past it reads as 0). */
+static int for_count(struct matcher *m, const struct isa_asm_goal *g, struct side hi, int64_t from, int64_t to,
+                     int64_t most, unsigned base, const struct cont *k)
+{
+   unsigned at = m->n_cons;
+   /* no body: any bound up to the start (Mesa's indent below 0 after an unbalanced ENDIF) */
+   struct con bound = {.check = to == from || to < most ? CON_LE : CON_EQ, .a = hi, .b = const_side(most)};
+   struct con least = {.check = CON_LE, .a = const_side(to), .b = hi};
+   m->trying_bounds = 1;
+   int added = add_con(m, bound) && (to == from || to == most || add_con(m, least));
+   m->trying_bounds = 0;
+   if (!added)
+      return 0;
+   const struct side *side;
+   int64_t want;
+   unsigned which;
+   if (!m->cons[at].done && lossy(m, &m->cons[at], &side, &want, &which) &&
+       m->t->free[expr_of(m, side)->first + which] <= 8) {
+      struct saved one = save(m);
+      for (int64_t alt = 0; alt < (int64_t)1 << m->t->free[expr_of(m, side)->first + which]; alt++) {
+         if (guess_alt(m, side, which, want, alt) && settle(m) && for_iter(m, g, from, to, base, k))
+            return 1;
+         restore(m, &one);
+         if (m->overflow)
+            return 0;
+      }
+      return 0;
+   }
+   return for_iter(m, g, from, to, base, k);
+}
+
 static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct cont *k)
 {
    if (++m->steps > STEP_BUDGET) {
@@ -1949,43 +2020,41 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
             return 1;
          break;
       }
-      /* the bound is what the text says: try each count; a bound whose
-       * guess drops bits ((count(data) + 1) / 2) with each value of them
-       * now, for the body reads what the count says (an element past it
-       * reads as 0) */
-      for (int64_t to = from; to <= from + MAX_LOOP; to++) {
-         unsigned at = m->n_cons;
-         /* no body: any bound up to the start (Mesa's indent below 0 after an unbalanced ENDIF) */
-         struct con bound = {.check = to == from ? CON_LE : CON_EQ, .a = hi, .b = const_side(to)};
-         m->trying_bounds = 1;
-         int added = add_con(m, bound);
-         m->trying_bounds = 0;
-         if (!added) {
+      /* the bound is what the text says: try each count */
+      if (!text_alone(t, (uint32_t)g->a, 0) || guessed(m, &hi)) {
+         for (int64_t to = from; to <= from + MAX_LOOP; to++) {
+            if (for_count(m, g, hi, from, to, to, base, &rest))
+               return 1;
             restore(m, &s);
             if (m->overflow)
                return 0;
-            continue;
          }
-         const struct side *side;
-         int64_t want;
-         unsigned which;
-         if (!m->cons[at].done && lossy(m, &m->cons[at], &side, &want, &which) &&
-             m->t->free[expr_of(m, side)->first + which] <= 8) {
-            struct saved one = save(m);
-            for (int64_t alt = 0; alt < (int64_t)1 << m->t->free[expr_of(m, side)->first + which]; alt++) {
-               if (guess_alt(m, side, which, want, alt) && settle(m) && for_iter(m, g, from, to, base, &rest))
-                  return 1;
-               restore(m, &one);
-               if (m->overflow)
-                  return 0;
-            }
-         } else if (for_iter(m, g, from, to, base, &rest)) {
+         break;
+      }
+      /* A body of text alone (an indentation level's blanks) whose bound
+       * no guess can solve: the counts that end at one place in the text
+       * read alike, as the body reads nothing and the bound is only
+       * checked; each run of them is read once, the bound checked to be
+       * among them (TGSI's 65 counts of its indentation, read twice: its
+       * whole line was read again for each).  Past the counts the text
+       * has, one more is tried for what it expects there. */
+      size_t ends[MAX_LOOP + 1];
+      unsigned most = 0;
+      ends[0] = m->pos;
+      while (most < MAX_LOOP && read_text_alone(m, (uint32_t)g->a, 0))
+         ends[++most] = m->pos;
+      m->pos = s.pos;
+      for (unsigned lo = 0, hi_count; lo <= most; lo = hi_count + 1) {
+         for (hi_count = lo; hi_count < most && ends[hi_count + 1] == ends[lo];)
+            hi_count++;
+         if (for_count(m, g, hi, from, from + lo, from + hi_count, base, &rest))
             return 1;
-         }
          restore(m, &s);
          if (m->overflow)
             return 0;
       }
+      if (most < MAX_LOOP && for_count(m, g, hi, from, from + most + 1, from + most + 1, base, &rest))
+         return 1;
       break;
    }
    case ISA_ASM_END:
