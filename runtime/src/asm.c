@@ -121,6 +121,7 @@ struct trail {
  * of the next entry, or 0. */
 struct watch {
    uint32_t con, next;
+   uint32_t place; /* (the list it heads, or did: a new unit clears those alone) */
 };
 
 /* A probe's result (the values its field may take) and what it depended
@@ -1211,7 +1212,7 @@ static int watch_place(struct matcher *m, size_t p, unsigned i)
    }
    if (!push_trail(m, TR_WATCH, (uint32_t)p, 0, h))
       return 0;
-   m->watch[m->n_watch] = (struct watch){i, h};
+   m->watch[m->n_watch] = (struct watch){i, h, (uint32_t)p};
    m->watch_head[p] = ++m->n_watch;
    return 1;
 }
@@ -4010,7 +4011,10 @@ static void start_unit(struct matcher *m)
    memset(m->known, 0, m->unit_size);
    memset(m->narrowed, 0, m->unit_size);
    m->rescan = m->watch_full = 0;
-   memset(m->watch_head, 0, (m->unit_size + MAX_FRAMES * ISA_ASM_MAX_PARAMS) * sizeof *m->watch_head);
+   /* (only the places a watch was made for head a list: clearing every
+    * place cost TGSI 4% of its time) */
+   for (unsigned w = 0; w < m->n_watch; w++)
+      m->watch_head[m->watch[w].place] = 0;
    m->n_watch = 0;
    m->generation++; /* the context (offset, states) may differ: no probe is remembered */
 }
