@@ -174,7 +174,6 @@ struct matcher {
    struct isa_ctx ctx;
    unsigned long steps;
    int overflow; /* a table below filled up, or the step budget ran out */
-   struct expected exp;
    struct labels *labels;
    int recover;      /* numbers the place alone fixes are taken from the text (after a failed unit) */
    int trying_bounds; /* a {for}'s bound is being tried: a value out of range is no message */
@@ -230,6 +229,7 @@ struct matcher {
    struct watch watch[MAX_WATCH];
    struct memo memo[MEMO_SLOTS];
    char printed[PRINT_MAX];
+   struct expected exp; /* (as init_expected leaves it: 6 of its 10 KB need no zeroing) */
 };
 
 /* ---- text ------------------------------------------------------------------ */
@@ -285,6 +285,33 @@ static uint32_t name_hash(const char *name, size_t len)
 }
 
 /* No alternative noted (the hash set emptied by starting a round). */
+/* e as a matcher starts it: nothing noted.  (The hash of what is noted
+ * starts zeroed; the noted alternatives need not.) */
+static void init_expected(struct expected *e)
+{
+   e->pos = 0;
+   e->n = 0;
+   e->range[0] = 0;
+   e->fixed = 0;
+   e->round = 0;
+   memset(e->slots, 0, sizeof e->slots);
+}
+
+/* *to = *from, as much of it as holds something: the alternatives noted,
+ * not the room for 512 (a unit's few, where a whole copy moved 10 KB for
+ * each unit). */
+static void copy_expected(struct expected *to, const struct expected *from)
+{
+   to->pos = from->pos;
+   to->n = from->n;
+   memcpy(to->what, from->what, from->n * sizeof from->what[0]);
+   memcpy(to->len, from->len, from->n * sizeof from->len[0]);
+   memcpy(to->range, from->range, sizeof to->range);
+   to->fixed = from->fixed;
+   to->round = from->round;
+   memcpy(to->slots, from->slots, sizeof to->slots);
+}
+
 static void forget_expected(struct expected *e)
 {
    e->n = 0;
@@ -3901,7 +3928,8 @@ static int chain(struct matcher *m, struct units *units, struct sofar *sofar, co
    if (!best)
       return matched;
    struct isa_ctx here = m->ctx;
-   struct expected exp = m->exp;
+   struct expected exp;
+   copy_expected(&exp, &m->exp);
    size_t unsolved = m->unsolved, end = matched ? m->pos : 0, bytes = m->unit_bytes;
    int overflow = m->overflow, stands = 0;
    int64_t chosen = orig;
@@ -3940,7 +3968,7 @@ static int chain(struct matcher *m, struct units *units, struct sofar *sofar, co
       m->unit_bytes = bytes;
    } else {
       m->pos = unit_start;
-      m->exp = exp;
+      copy_expected(&m->exp, &exp);
       m->unsolved = unsolved;
       m->overflow = overflow;
    }
@@ -4099,7 +4127,8 @@ static int match_unit(struct matcher *m)
     * doubled the time of each bundle that does not read) */
    if (ok || m->overflow || m->t->multiline)
       return ok;
-   struct expected exp = m->exp;
+   struct expected exp;
+   copy_expected(&exp, &m->exp);
    size_t unsolved = m->unsolved;
    m->pos = at;
    m->exp.pos = 0;
@@ -4112,7 +4141,7 @@ static int match_unit(struct matcher *m)
        * when as far: a lax reading expects what it would also take) */
       m->pos = at;
       if (m->exp.pos <= exp.pos)
-         m->exp = exp;
+         copy_expected(&m->exp, &exp);
       m->unsolved = unsolved > m->unsolved ? unsolved : m->unsolved;
       m->overflow = 0; /* (what a lax reading ran out of is no error of the text's) */
    }
@@ -4179,7 +4208,8 @@ static int match_last(struct matcher *m, size_t unit_start, int matched)
    if (!m->t->reads_last || (matched && !rest_is_blank(m, m->pos)))
       return matched;
    size_t end = m->pos, bytes = m->unit_bytes, usz = m->unit_size;
-   struct expected exp = m->exp;
+   struct expected exp;
+   copy_expected(&exp, &m->exp);
    unsigned char *keep = matched ? (unsigned char *)malloc(usz) : NULL;
    if (matched && !keep)
       return matched;
@@ -4194,7 +4224,7 @@ static int match_last(struct matcher *m, size_t unit_start, int matched)
    m->ctx.last = 0;
    m->pos = end;
    m->unit_bytes = bytes;
-   m->exp = exp;
+   copy_expected(&m->exp, &exp);
    if (keep)
       memcpy(m->best, keep, usz);
    free(keep);
@@ -4296,8 +4326,10 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
     * before them starts zeroed (a calloc of it all costs more than a short
     * program's assembly) */
    struct matcher *m = (struct matcher *)malloc(sizeof *m);
-   if (m)
+   if (m) {
       memset(m, 0, offsetof(struct matcher, frames));
+      init_expected(&m->exp);
+   }
    size_t usz = spec->unit->c_size;
    struct units units = {0, 0, 0, 0, 0, usz};
    struct sofar sofar;
@@ -4315,7 +4347,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
    m->known = (unsigned char *)calloc(1, usz);
    m->decoded = calloc(4, usz);
    m->fresh = (unsigned char *)calloc(1, usz);
-   m->domain = (uint64_t *)calloc(4 * usz, sizeof *m->domain);
+   m->domain = (uint64_t *)malloc(4 * usz * sizeof *m->domain); /* (read only where narrowed: narrow fills it) */
    m->narrowed = (unsigned char *)calloc(1, usz);
    m->bytes = (uint8_t *)calloc(1, m->bytes_cap);
    m->watch_head = (uint32_t *)calloc(usz + MAX_FRAMES * ISA_ASM_MAX_PARAMS, sizeof *m->watch_head);
@@ -4337,7 +4369,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
    struct expected prev_exp;
    size_t prev_start = 0, prev_end = 0;
    int prev_ok = 0;
-   memset(&prev_exp, 0, sizeof prev_exp);
+   init_expected(&prev_exp);
    labels->pass++;
    m->labels = labels;
    for (;;) {
@@ -4435,7 +4467,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
       if (at_start && prev_ok && prev_exp.pos > prev_end) {
          /* the unit before stopped short of an error in its own later lines
           * (Lima GP): that error, not this */
-         m->exp = prev_exp;
+         copy_expected(&m->exp, &prev_exp);
          report_expected(m, &ds);
          recovering = 1;
          prev_ok = 0;
@@ -4444,7 +4476,7 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
       }
       if (matched) {
          /* what this unit's tries expected furthest (before next_offset's tries) */
-         prev_exp = m->exp;
+         copy_expected(&prev_exp, &m->exp);
          /* in a listing, the next unit's offset says how long this one is
           * (AGX's long form of a value the short one holds) */
          size_t next = listing > 0 ? next_offset(m, offset) : 0;
