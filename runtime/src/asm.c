@@ -41,6 +41,7 @@
 #define EXPECT_SLOTS 1024 /* a hash set of them: twice as many, a power of two */
 #define SHOWN_EXPECTED 6   /* ...and named in it: those nearest what the text has */
 #define MAX_LOOP 64        /* iterations of a {for} whose bound the text gives */
+#define MAX_RANGED 4       /* nested {for}s read by runs of counts */
 #define PRINT_MAX 4096     /* a unit's printed text, for the check */
 #define MAX_PASSES 4       /* over a text with labels, until none moves */
 #define MAX_LABEL 64       /* characters of a label's name */
@@ -174,6 +175,14 @@ struct matcher {
    struct isa_ctx ctx;
    unsigned long steps;
    int overflow; /* a table below filled up, or the step budget ran out */
+   /* the {for}s being read by runs of counts (run's FOR), innermost last:
+    * the equations of each one's bound, and whether a reading reached the
+    * unit's end with one of them still waiting */
+   struct ranged {
+      unsigned first, n;
+      int undecided;
+   } ranged[MAX_RANGED];
+   unsigned n_ranged;
    struct labels *labels;
    int recover;      /* numbers the place alone fixes are taken from the text (after a failed unit) */
    int trying_bounds; /* a {for}'s bound is being tried: a value out of range is no message */
@@ -1648,6 +1657,21 @@ static int for_iter(struct matcher *m, const struct isa_asm_goal *g, int64_t i, 
    return run(m, &body, 1, &next);
 }
 
+/* Whether the bounds of the {for}s read by runs of counts are checked,
+ * their fields known without the closing search; else each such run is
+ * marked, to be read count by count (run's FOR). */
+static int ranges_decided(struct matcher *m)
+{
+   int decided = 1;
+   for (unsigned r = 0; r < m->n_ranged; r++)
+      for (unsigned j = m->ranged[r].first; j < m->ranged[r].first + m->ranged[r].n; j++)
+         if (!m->cons[j].done) {
+            m->ranged[r].undecided = 1;
+            decided = 0;
+         }
+   return decided;
+}
+
 /* Whether goal i is literal text alone (a sequence of texts), reading
  * nothing. */
 static int text_alone(const struct isa_asm *t, uint32_t i, unsigned depth)
@@ -2049,7 +2073,7 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          break;
       }
       /* the bound is what the text says: try each count */
-      if (!text_alone(t, (uint32_t)g->a, 0) || guessed(m, &hi)) {
+      if (m->t->multiline || m->n_ranged == MAX_RANGED || !text_alone(t, (uint32_t)g->a, 0) || guessed(m, &hi)) {
          for (int64_t to = from; to <= from + MAX_LOOP; to++) {
             if (for_count(m, g, hi, from, to, to, base, &rest))
                return 1;
@@ -2060,12 +2084,17 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          break;
       }
       /* A body of text alone (an indentation level's blanks) whose bound
-       * no guess can solve: the counts that end at one place in the text
-       * read alike, as the body reads nothing and the bound is only
-       * checked; each run of them is read once, the bound checked to be
-       * among them (TGSI's 65 counts of its indentation, read twice: its
-       * whole line was read again for each).  Past the counts the text
-       * has, one more is tried for what it expects there. */
+       * no guess can solve, in a unit of one line: the counts that end at
+       * one place in the text read alike, as the body reads nothing; each
+       * run of them is read once, the bound checked to be among them (TGSI's
+       * 65 counts of its indentation, read twice: its whole line was read
+       * again for each).  That finds what reading count by count finds
+       * when the text gives the bound's value (TGSI's opcode, read after
+       * it) before the unit's end; where only the closing search would,
+       * a run's reading stops there, and its counts are read one by one
+       * (the search's first value in a run is not the count whose blanks
+       * the text has).  Past the counts the text has, one more is tried
+       * for what it expects there. */
       size_t ends[MAX_LOOP + 1];
       unsigned most = 0;
       ends[0] = m->pos;
@@ -2075,11 +2104,23 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       for (unsigned lo = 0, hi_count; lo <= most; lo = hi_count + 1) {
          for (hi_count = lo; hi_count < most && ends[hi_count + 1] == ends[lo];)
             hi_count++;
-         if (for_count(m, g, hi, from, from + lo, from + hi_count, base, &rest))
+         unsigned r = m->n_ranged++;
+         m->ranged[r] = (struct ranged){m->n_cons, lo == hi_count ? 0 : lo == 0 ? 1 : 2, 0};
+         int read = for_count(m, g, hi, from, from + lo, from + hi_count, base, &rest);
+         int undecided = m->ranged[r].undecided;
+         m->n_ranged = r;
+         if (read)
             return 1;
          restore(m, &s);
          if (m->overflow)
             return 0;
+         for (unsigned c = lo; undecided && c <= hi_count; c++) {
+            if (for_count(m, g, hi, from, from + c, from + c, base, &rest))
+               return 1;
+            restore(m, &s);
+            if (m->overflow)
+               return 0;
+         }
       }
       if (most < MAX_LOOP && for_count(m, g, hi, from, from + most + 1, from + most + 1, base, &rest))
          return 1;
@@ -2099,6 +2140,8 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       if (m->pos > m->best_end ||
           (m->pos == m->best_end && (m->best_mismatch || !m->best_defined || m->best_laxed ||
                                      m->best_bytes > m->fewest || m->prefer))) {
+         if (!ranges_decided(m))
+            break;
          if (!finish(m) || (m->require && m->unit_bytes != m->require)) {
             size_t at = m->pos;
             skip_blank(m, 0, 0);

@@ -174,6 +174,20 @@ SIGNED_BYTE = """<?xml version="1.0"?>
 </isa>
 """
 
+# Loops of text alone whose bound no guess inverts (n * n reads n twice),
+# as TGSI's indentation is: blanks, which match any run of blanks, and
+# letters, one per iteration.
+LOOPS = """<?xml version="1.0"?>
+<isa name="toy-loops">
+  <stream unit="S"/>
+  <struct name="S" bits="8">
+    <field name="n" bits="0..3" type="uint"/>
+    <field name="m" bits="4..7" type="uint"/>
+    <display>r{for i in 0..n * n} {end}.{for i in 0..m * m}x{end};</display>
+  </struct>
+</isa>
+"""
+
 
 class ToySpecs(unittest.TestCase):
     """Values of shapes the assembler reads through its own steps, each in
@@ -267,6 +281,23 @@ class ToySpecs(unittest.TestCase):
     def test_a_value_that_reaches_bit_63_is_not_taken_as_unsigned(self):
         # 16384 = (-128)^2: h = 8; 1024 = 32^2: h = 2
         self.assert_assembles("toy-vb", SIGNED_BYTE, [("s 16384", "0800"), ("s 1024", "0200")])
+
+    def test_a_loop_of_text_alone_takes_the_count_the_text_shows(self):
+        # n * n blanks after r: every count reads the blanks there, and the
+        # unit printing them exactly ranks first (4 blanks: n = 2; 9: n = 3;
+        # none: n = 0); m * m letters x: m = 3 for nine of them.  The unit
+        # is n | m << 4.
+        lib = self.assert_assembles("toy-loops", LOOPS, [
+            ("r    .;", "02"), ("r         .;", "03"), ("r .;", "01"), ("r.;", "00"),
+            ("r.xxxx;", "20"), ("r    .xxxxxxxxx;", "32")])
+        code, out, err = self.assemble(lib, "toy-loops", "r.xxx;")
+        self.assertEqual((code, out), (1, ""))
+        self.assertIn("no encoding prints this text", err, "3 is no square")
+        # more letters than a loop runs (64): the count past them is tried
+        # for what it expects there
+        code, out, err = self.assemble(lib, "toy-loops", "r." + "x" * 65 + ";")
+        self.assertEqual((code, out), (1, ""))
+        self.assertIn(":1:67: error: expected ';'; found 'x;'", err)
 
     def test_a_unit_of_900_values_is_not_past_the_undo_table(self):
         # each value's equation waits on two fields, and watches them: the
