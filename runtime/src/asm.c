@@ -1299,6 +1299,9 @@ static int watch_con(struct matcher *m, unsigned i)
 static int probe_to(struct matcher *m, unsigned i, int *open);
 static int probe_notified(struct matcher *m);
 
+struct unknown_set;
+static int few_text_bits(const struct matcher *m, unsigned i);
+
 static int add_con(struct matcher *m, struct con c)
 {
    if (m->n_cons >= MAX_CONS) {
@@ -1322,7 +1325,13 @@ static int add_con(struct matcher *m, struct con c)
       return 0;
    /* (not while a unit of one line is read: its equations are closed at
     * the line's end, a few goals on, and probing them first cost AGX, Lima
-    * PP and TGSI more than the branches it cut) */
+    * PP and TGSI more than the branches it cut; but a number's equation
+    * over a few bits is probed: AGX's float immediate has six cases, each
+    * printing a half of other bits of v, and a number read through a wrong
+    * one waited for the closing search to refute it, so that three
+    * immediates made 216 readings) */
+   if (!m->t->multiline && c.check == CON_TEXT && r == WAIT && few_text_bits(m, i))
+      return probe_to(m, i, NULL);
    if (!m->t->multiline || c.check == CON_RULE)
       return 1;
    /* it, and what waits on the values it told (a parameter's value that
@@ -3159,6 +3168,18 @@ static int closed_first(const struct matcher *m, const struct con *c)
    int64_t want;
    unsigned which;
    return lossy(m, c, &side, &want, &which) && m->t->free[expr_of(m, side)->first + which] <= 8;
+}
+
+/* Whether equation i, a number's, waits on a few bits of one field
+ * (links aside): at most PROBE_BITS, the values probe tries. */
+static int few_text_bits(const struct matcher *m, unsigned i)
+{
+   const struct con *c = &m->cons[i];
+   struct unknown_set u;
+   memset(&u, 0, sizeof u);
+   u.use_masks = 1;
+   return unknown_fields(m, &c->a, &u, 0, 0) && unknown_fields(m, &c->b, &u, 0, 0) && u.n == 1 && u.vars[0] >= 0 &&
+          u.bits <= PROBE_BITS;
 }
 
 /* Probe the waiting equations (those that read a field of `touched`, or

@@ -17,6 +17,10 @@ SPEC = """<?xml version="1.0"?>
     <case when="(v &amp; 15) &gt;= 4" display="r{v >> 4}"/>
     <case display="z{v:d}"/>
   </operand>
+  <operand name="Imm">
+    <param name="i"/>
+    <case display="{half((i &amp; 0x80) &lt;&lt; 8 | 12 &lt;&lt; 10 | (i &amp; 7) &lt;&lt; 7):r} {-f32(i &lt;&lt; 28):g}"/>
+  </operand>
   <operand name="Pass">
     <param name="p"/>
     <case display="{Reg(p)}"/>
@@ -27,7 +31,7 @@ SPEC = """<?xml version="1.0"?>
     <field name="k" bits="16..31" type="uint"/>
     <field name="so" bits="32..49" type="sint"/>
     <reserved bits="50..63"/>
-    <display>x {Pass(reg)}, {off:d}{if bit(k, 3) &amp;&amp; !(k &amp; 0x30)}.s{end}{if k &gt; 2 ? k &amp; 1 : 0}.t{end} {so &gt;&gt; 9:d} {sext(so &amp; 0x1FF, 9):d}</display>
+    <display>x {Pass(reg)} {Imm(reg)}, {off:d}{if bit(k, 3) &amp;&amp; !(k &amp; 0x30)}.s{end}{if k &gt; 2 ? k &amp; 1 : 0}.t{end} {so &gt;&gt; 9:d} {sext(so &amp; 0x1FF, 9):d}</display>
   </struct>
 </isa>
 """
@@ -69,6 +73,13 @@ class ReadMasks(unittest.TestCase):
     def test_a_sign_extension_reads_the_bits_below_its_width(self):
         # sext(x, 9) reads bits 0..8 of x: here of so & 0x1FF, so 0..8 of so
         self.assertEqual(self.exprs["sext((so & 511), 9)"], ([0x1FF], False))
+
+    def test_a_float_reads_the_bits_of_its_operand_its_format_has(self):
+        # half() reads bits 0..15 of its operand: here bit 7 and bits 0..2
+        # of i (AGX's float immediate of 8 bits; bits 3..6 do not show);
+        # f32() bits 0..31: i's bits 0..3, shifted to 28..31
+        self.assertEqual(self.exprs["half(((((i & 128) << 8) | (12 << 10)) | ((i & 7) << 7)))"], ([0x87], False))
+        self.assertEqual(self.exprs["-f32((i << 28))"], ([0xF], False))
 
     def test_a_field_or_parameter_as_it_is_passes_its_value_on(self):
         # the arguments: Pass(reg) gives reg, Pass gives Reg its p

@@ -1379,6 +1379,11 @@ class AsmTables:
             w = 1 if node.fn == "bit" else constant(node.args[2])
             if lo is not None and w is not None and 0 <= lo < 64 and 0 < w <= 64:
                 return self.demanded(node.args[0], scope, operand, ((d & ((1 << w) - 1)) << lo) & ALL_BITS, out)
+        if isinstance(node, X.Call) and node.fn in ("half", "f32"):
+            # the float of the operand's low 16 (32) bits, any of which may
+            # change it (AGX's float immediates: half(... (v & 7) << 7) reads
+            # 4 of v's 8 bits)
+            return self.demanded(node.args[0], scope, operand, 0xFFFF if node.fn == "half" else 0xFFFFFFFF, out)
         if isinstance(node, X.Call) and node.fn == "sext":
             # bits 0..k-1 of the operand, the top one repeated above them
             k = constant(node.args[1])
