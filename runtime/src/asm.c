@@ -293,7 +293,6 @@ static uint32_t name_hash(const char *name, size_t len)
    return h;
 }
 
-/* No alternative noted (the hash set emptied by starting a round). */
 /* e as a matcher starts it: nothing noted.  (The hash of what is noted
  * starts zeroed; the noted alternatives need not.) */
 static void init_expected(struct expected *e)
@@ -321,6 +320,7 @@ static void copy_expected(struct expected *to, const struct expected *from)
    memcpy(to->slots, from->slots, sizeof to->slots);
 }
 
+/* No alternative noted (the hash set emptied by starting a round). */
 static void forget_expected(struct expected *e)
 {
    e->n = 0;
@@ -1299,7 +1299,6 @@ static int watch_con(struct matcher *m, unsigned i)
 static int probe_to(struct matcher *m, unsigned i, int *open);
 static int probe_notified(struct matcher *m);
 
-struct unknown_set;
 static int few_text_bits(const struct matcher *m, unsigned i);
 
 static int add_con(struct matcher *m, struct con c)
