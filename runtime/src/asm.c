@@ -3021,6 +3021,84 @@ static unsigned kept(const struct isa_asm_var *v, const uint64_t *keep, int64_t 
    return found;
 }
 
+/* Whether side s reads nothing whose place depends on a value (an element
+ * at a computed index, a field of a struct parameter). */
+static int plain_side(const struct matcher *m, const struct side *s)
+{
+   if (s->kind != SIDE_EXPR)
+      return 1;
+   const struct isa_asm_expr *e = expr_of(m, s);
+   for (unsigned k = 0; k < e->n; k++) {
+      int32_t r = m->t->reads[e->first + k];
+      if (r >= 0 && (m->t->vars[r].base || m->t->vars[r].index || m->t->vars[r].slot))
+         return 0;
+   }
+   return 1;
+}
+
+/* Whether probe's tries of equation c (through the links of u) may be
+ * worked directly: c a plain comparison, and what it and its links read
+ * at places no value moves. */
+static int directable(const struct matcher *m, const struct unknown_set *u, const struct con *c)
+{
+   if ((c->check != CON_EQ && c->check != CON_CHECK && c->check != CON_LE) || !plain_side(m, &c->a) ||
+       !plain_side(m, &c->b))
+      return 0;
+   for (unsigned l = 0; l < u->n_links; l++)
+      if (!plain_side(m, &m->cons[u->links[l]].b))
+         return 0;
+   return 1;
+}
+
+/* Whether, with the probed field and its links' parameters set, equation
+ * c and the links read nothing unknown: then each try of another value
+ * reads the same places, all known (directable), and try_con's working of
+ * them is a comparison of their values. */
+static int all_known(const struct matcher *m, const struct unknown_set *u, const struct con *c)
+{
+   unsigned w;
+   if (unknowns(m, &c->a, &w) || unknowns(m, &c->b, &w))
+      return 0;
+   for (unsigned l = 0; l < u->n_links; l++)
+      if (unknowns(m, &m->cons[u->links[l]].b, &w))
+         return 0;
+   return 1;
+}
+
+/* One of probe's tries, the field set, worked as try_con works the links
+ * (outermost first: a parameter not known takes its argument's value, one
+ * known must equal it) and then equation c, all of whose reads are known
+ * (all_known), without the trail: a third of Lima GP's time went to the
+ * tries' equations. */
+static int direct_try(struct matcher *m, const struct unknown_set *u, const struct con *c)
+{
+   struct frame *set_in[MAX_SEARCH_VARS];
+   uint16_t set_bit[MAX_SEARCH_VARS];
+   unsigned n_set = 0;
+   int ok = 1;
+   for (unsigned l = u->n_links; ok && l-- > 0;) {
+      const struct con *k = &m->cons[u->links[l]];
+      struct frame *f = &m->frames[k->a.frame];
+      int64_t want = value_of(m, &k->b);
+      uint16_t bit = (uint16_t)(1u << k->a.id);
+      if (f->known & bit) {
+         ok = f->params[k->a.id] == want;
+      } else {
+         f->params[k->a.id] = want;
+         f->known |= bit;
+         set_in[n_set] = f;
+         set_bit[n_set++] = bit;
+      }
+   }
+   if (ok) {
+      int64_t a = value_of(m, &c->a), b = value_of(m, &c->b);
+      ok = c->check == CON_EQ ? a == b : c->check == CON_LE ? a <= b : (a != 0) == c->truth;
+   }
+   while (n_set-- > 0)
+      set_in[n_set]->known &= (uint16_t)~set_bit[n_set];
+   return ok;
+}
+
 /* Probe equation i (above).  *open (when not NULL) gets 1 when it held
  * with more unknown bits than a probe tries, the one case can_hold has to
  * try itself; in every other, can_hold after it finds what it found. */
@@ -3064,6 +3142,9 @@ static int probe_to(struct matcher *m, unsigned i, int *open)
       if (!mask || v->most)
          mask = all;
       uint64_t held[4] = {0, 0, 0, 0}; /* the combinations of mask's bits that hold */
+      /* worked directly once a try found everything they read known (see
+       * direct_try), while the field is set off the trail */
+      int direct = 0, can_direct = directable(m, &u, c);
       m->trying = 1; /* (the tries' values are undone: no equation is pending by them) */
       uint64_t x = 0;
       do {
@@ -3084,10 +3165,16 @@ static int probe_to(struct matcher *m, unsigned i, int *open)
             } else if (!raw) {
                ok = assign(m, u.vars[0], u.frames[0], bits_value(v, y));
             }
-            /* the arguments it reaches the equation through, outermost first */
-            for (unsigned l = u.n_links; ok && l-- > 0;)
-               ok = try_con(m, &m->cons[u.links[l]]) != FAIL;
-            ok = ok && try_con(m, &m->cons[i]) != FAIL;
+            if (ok && direct) {
+               ok = direct_try(m, &u, c);
+            } else {
+               /* the arguments it reaches the equation through, outermost first */
+               for (unsigned l = u.n_links; ok && l-- > 0;)
+                  ok = try_con(m, &m->cons[u.links[l]]) != FAIL;
+               int linked = ok;
+               ok = ok && try_con(m, &m->cons[i]) != FAIL;
+               direct = raw && linked && can_direct && all_known(m, &u, c);
+            }
             undo(m, mark);
             if (raw) {
                store(m->unit + at, v, old);
