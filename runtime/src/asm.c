@@ -1751,6 +1751,51 @@ static int for_count(struct matcher *m, const struct isa_asm_goal *g, struct sid
    return for_iter(m, g, from, to, base, k);
 }
 
+/* A body of text alone (an indentation level's blanks) whose bound no
+ * guess can solve, in a unit of one line (run's FOR; s: the matcher before
+ * it): the counts that end at one place in the text read alike, as the
+ * body reads nothing; each run of them is read once, the bound checked to
+ * be among them (TGSI's 65 counts of its indentation, read twice: its
+ * whole line was read again for each).  That finds what reading count by
+ * count finds when the text gives the bound's value (TGSI's opcode, read
+ * after it) before the unit's end; where only the closing search would, a
+ * run's reading stops there, and its counts are read one by one (the
+ * search's first value in a run is not the count whose blanks the text
+ * has).  Past the counts the text has, one more is tried for what it
+ * expects there.  (Out of run, whose frame each goal's recursion takes.) */
+ISA_OUTLINE int for_runs(struct matcher *m, const struct isa_asm_goal *g, struct side hi, int64_t from, unsigned base,
+                         const struct saved *s, const struct cont *k)
+{
+   size_t ends[MAX_LOOP + 1];
+   unsigned most = 0;
+   ends[0] = m->pos;
+   while (most < MAX_LOOP && read_text_alone(m, (uint32_t)g->a, 0))
+      ends[++most] = m->pos;
+   m->pos = s->pos;
+   for (unsigned lo = 0, hi_count; lo <= most; lo = hi_count + 1) {
+      for (hi_count = lo; hi_count < most && ends[hi_count + 1] == ends[lo];)
+         hi_count++;
+      unsigned r = m->n_ranged++;
+      m->ranged[r] = (struct ranged){m->n_cons, lo == hi_count ? 0 : lo == 0 ? 1 : 2, 0};
+      int read = for_count(m, g, hi, from, from + lo, from + hi_count, base, k);
+      int undecided = m->ranged[r].undecided;
+      m->n_ranged = r;
+      if (read)
+         return 1;
+      restore(m, s);
+      if (m->overflow)
+         return 0;
+      for (unsigned c = lo; undecided && c <= hi_count; c++) {
+         if (for_count(m, g, hi, from, from + c, from + c, base, k))
+            return 1;
+         restore(m, s);
+         if (m->overflow)
+            return 0;
+      }
+   }
+   return most < MAX_LOOP && for_count(m, g, hi, from, from + most + 1, from + most + 1, base, k);
+}
+
 static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct cont *k)
 {
    if (++m->steps > STEP_BUDGET) {
@@ -2091,47 +2136,10 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
          }
          break;
       }
-      /* A body of text alone (an indentation level's blanks) whose bound
-       * no guess can solve, in a unit of one line: the counts that end at
-       * one place in the text read alike, as the body reads nothing; each
-       * run of them is read once, the bound checked to be among them (TGSI's
-       * 65 counts of its indentation, read twice: its whole line was read
-       * again for each).  That finds what reading count by count finds
-       * when the text gives the bound's value (TGSI's opcode, read after
-       * it) before the unit's end; where only the closing search would,
-       * a run's reading stops there, and its counts are read one by one
-       * (the search's first value in a run is not the count whose blanks
-       * the text has).  Past the counts the text has, one more is tried
-       * for what it expects there. */
-      size_t ends[MAX_LOOP + 1];
-      unsigned most = 0;
-      ends[0] = m->pos;
-      while (most < MAX_LOOP && read_text_alone(m, (uint32_t)g->a, 0))
-         ends[++most] = m->pos;
-      m->pos = s.pos;
-      for (unsigned lo = 0, hi_count; lo <= most; lo = hi_count + 1) {
-         for (hi_count = lo; hi_count < most && ends[hi_count + 1] == ends[lo];)
-            hi_count++;
-         unsigned r = m->n_ranged++;
-         m->ranged[r] = (struct ranged){m->n_cons, lo == hi_count ? 0 : lo == 0 ? 1 : 2, 0};
-         int read = for_count(m, g, hi, from, from + lo, from + hi_count, base, &rest);
-         int undecided = m->ranged[r].undecided;
-         m->n_ranged = r;
-         if (read)
-            return 1;
-         restore(m, &s);
-         if (m->overflow)
-            return 0;
-         for (unsigned c = lo; undecided && c <= hi_count; c++) {
-            if (for_count(m, g, hi, from, from + c, from + c, base, &rest))
-               return 1;
-            restore(m, &s);
-            if (m->overflow)
-               return 0;
-         }
-      }
-      if (most < MAX_LOOP && for_count(m, g, hi, from, from + most + 1, from + most + 1, base, &rest))
+      if (for_runs(m, g, hi, from, base, &s, &rest))
          return 1;
+      if (m->overflow)
+         return 0;
       break;
    }
    case ISA_ASM_END:
