@@ -293,11 +293,12 @@ class ToySpecs(unittest.TestCase):
         code, out, err = self.assemble(lib, "toy-loops", "r.xxx;")
         self.assertEqual((code, out), (1, ""))
         self.assertIn("no encoding prints this text", err, "3 is no square")
-        # more letters than a loop runs (64): the count past them is tried
-        # for what it expects there
-        code, out, err = self.assemble(lib, "toy-loops", "r." + "x" * 65 + ";")
+        # two letters, then no third: besides the ';' two letters would
+        # end with, the count one past what the text has is read too, and
+        # expects one more x there
+        code, out, err = self.assemble(lib, "toy-loops", "r.xxy;")
         self.assertEqual((code, out), (1, ""))
-        self.assertIn(":1:67: error: expected ';'; found 'x;'", err)
+        self.assertIn(":1:5: error: expected ';' or 'x'; found 'y;'", err)
 
     def test_a_unit_of_900_values_is_not_past_the_undo_table(self):
         # each value's equation waits on two fields, and watches them: the
