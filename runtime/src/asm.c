@@ -1554,6 +1554,27 @@ static int list_item(struct matcher *m, const struct isa_asm_goal *g, unsigned i
 static int for_iter(struct matcher *m, const struct isa_asm_goal *g, int64_t i, int64_t end, unsigned base,
                     const struct cont *k);
 
+/* Whether every reading through an undefined operand case from here on
+ * ranks below the best found (ISA_ASM_END's order): the best prints the
+ * text exactly, to the end of its line, in a unit of one line (no reading
+ * is longer), is read through defined cases, and the spec's validators
+ * find no error in it.  The ranks after those (warnings, bytes, fields
+ * changed) come after definedness, so they cannot lift such a reading.
+ * (AGX's register sources have undefined cases that print as the defined
+ * one does: each was read on to the end of the line, and every operand
+ * after it read again for each.) */
+static int undefined_loses(struct matcher *m)
+{
+   if (m->t->multiline || !m->t->line_units || m->best_end == m->start || m->best_mismatch || !m->best_defined ||
+       (m->best_end < m->len && m->text[m->best_end] != '\n'))
+      return 0;
+   if (!m->best_found) {
+      count_findings(m, m->best, &m->best_errors, &m->best_warnings);
+      m->best_found = 1;
+   }
+   return m->best_errors == 0;
+}
+
 static int resume(struct matcher *m, const struct cont *k)
 {
    if (!k)
@@ -2228,6 +2249,8 @@ static int run(struct matcher *m, const uint32_t *seq, unsigned n, const struct 
       break;
    }
    case ISA_ASM_UNDEF:
+      if (undefined_loses(m))
+         break;
       m->undefined++;
       if (run(m, seq + 1, n - 1, k))
          return 1;

@@ -189,6 +189,34 @@ LOOPS = """<?xml version="1.0"?>
 """
 
 
+# An operand with an undefined case that prints as the defined one does
+# (AGX's register sources), in a unit of two lengths, and two rules of
+# more variables than the assembler checks as it reads (left to the
+# validators) that find r = 3 alone wrong twice.
+UNDEFINED_CASE = """<?xml version="1.0"?>
+<isa name="toy-undef">
+  <stream unit="S"/>
+  <operand name="Reg">
+    <param name="v"/>
+    <case when="v &gt; 15" display="r{v &amp; 15}" undefined="true" message="no such register"/>
+    <case display="r{v}"/>
+  </operand>
+  <struct name="S" bits="32" min-length="16" length-flag="L">
+    <fixed bits="0..6" value="1"/>
+    <field name="L" bits="7" type="bool"/>
+    <field name="r" bits="8..12" type="uint"/>
+    <field name="a" bits="13..14" type="uint"/>
+    <field name="b" bits="15" type="uint"/>
+    <field name="k" bits="16..27" type="uint"/>
+    <field name="c" bits="28..31" type="uint"/>
+    <rule name="r3" check="r != 3 || a + b + c != 0" message="r3 alone is reserved"/>
+    <rule name="r3-again" check="r != 3 || a + b + c != 0" message="r3 alone is reserved, said twice"/>
+    <display>mov {Reg(r)}, {k}</display>
+  </struct>
+</isa>
+"""
+
+
 class ToySpecs(unittest.TestCase):
     """Values of shapes the assembler reads through its own steps, each in
     a toy spec built with isagen build; the bytes are worked out by hand
@@ -299,6 +327,19 @@ class ToySpecs(unittest.TestCase):
         code, out, err = self.assemble(lib, "toy-loops", "r.xxy;")
         self.assertEqual((code, out), (1, ""))
         self.assertIn(":1:5: error: expected ';' or 'x'; found 'y;'", err)
+
+    def test_a_reading_through_an_undefined_case_wins_by_fewer_errors(self):
+        # "mov r3, 5": k = 5 needs the long form (L, bit 7), so the search
+        # goes on past the first reading for a shorter one.  r = 3 (0x81
+        # 0x03 ...) breaks both rules; r = 19 (v > 15, printed r3) is read
+        # through the undefined case, one error (isa check's
+        # undefined-operand), and errors rank before definedness: it wins.
+        # (A reading through an undefined case is cut once the best has no
+        # error at all; here it has two.)  "mov r4, 5": the defined reading
+        # has none.  "mov r3, 0": the short form, found first, ends the
+        # search.
+        self.assert_assembles("toy-undef", UNDEFINED_CASE,
+                              [("mov r3, 5", "81130500"), ("mov r4, 5", "81040500"), ("mov r3, 0", "0103")])
 
     def test_a_unit_of_900_values_is_not_past_the_undo_table(self):
         # each value's equation waits on two fields, and watches them: the
