@@ -2497,6 +2497,30 @@ static void count_findings(const struct matcher *m, const void *obj, unsigned *e
    *warnings = found.count[ISA_SEV_WARNING];
 }
 
+/* How many of the n bytes at a and b differ: eight at a time (TGSI's unit
+ * object is 1,764 bytes, mostly as it started, and a byte-by-byte count
+ * was 6% of its time). */
+static size_t bytes_differing(const unsigned char *a, const unsigned char *b, size_t n)
+{
+   const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full, high = 0x8080808080808080ull, ones = 0x0101010101010101ull;
+   size_t count = 0, i = 0;
+   for (; i + 8 <= n; i += 8) {
+      uint64_t x, y;
+      memcpy(&x, a + i, 8);
+      memcpy(&y, b + i, 8);
+      uint64_t d = x ^ y;
+      if (!d)
+         continue;
+      /* each byte's top bit: set when the byte of d is not 0; their sum in
+       * the product's top byte */
+      uint64_t nonzero = (((d & low7) + low7) | d) & high;
+      count += (size_t)(((nonzero >> 7) * ones) >> 56);
+   }
+   for (; i < n; i++)
+      count += a[i] != b[i];
+   return count;
+}
+
 /* The unit as the fields now stand: encoded, decoded and printed, it must
  * give the text matched. */
 static int verify(struct matcher *m)
@@ -2533,9 +2557,7 @@ static int verify(struct matcher *m)
    /* (a lax reading's text is not the printed one: its blanks rank nothing) */
    m->mismatch = m->lax ? 0 : blank_mismatches(m->printed, n, m->text, m->start, m->pos, m->len, m);
 
-   m->changed = 0;
-   for (size_t i = 0; i < m->unit_size; i++)
-      m->changed += m->unit[i] != m->fresh[i];
+   m->changed = bytes_differing(m->unit, m->fresh, m->unit_size);
    return 1;
 }
 
