@@ -4639,7 +4639,8 @@ static int assemble(const struct isa_spec *spec, const char *text, size_t len, c
          }
       }
       m->ctx.listing = listing > 0;
-      memset(&m->exp, 0, sizeof m->exp); /* nothing the prefix's tries expected */
+      m->exp.pos = 0; /* nothing the prefix's tries expected */
+      forget_expected(&m->exp);
       /* a listing's "<disassembly failed>": bytes that decode as nothing, but which ones the text does not say */
       size_t failed_len = spec->failed_text ? strlen(spec->failed_text) : 0;
       if (failed_len && spec->resync_bits && m->len - m->pos >= failed_len &&
