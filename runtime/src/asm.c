@@ -1113,6 +1113,17 @@ static int float_bits(const struct matcher *m, const struct con *c, int64_t *bit
    return 1;
 }
 
+/* Whether equation c (not a number's), every read of which is known,
+ * holds. */
+static int holds(const struct matcher *m, const struct con *c)
+{
+   if (c->check == CON_EQ)
+      return value_of(m, &c->a) == value_of(m, &c->b);
+   if (c->check == CON_LE)
+      return value_of(m, &c->a) <= value_of(m, &c->b);
+   return (value_of(m, &c->a) != 0) == c->truth;
+}
+
 static int try_con(struct matcher *m, struct con *c)
 {
    unsigned w;
@@ -1161,12 +1172,12 @@ static int try_con(struct matcher *m, struct con *c)
    if (c->check == CON_LE) {
       if (unknowns(m, &c->a, &w) || unknowns(m, &c->b, &w))
          return WAIT;
-      return value_of(m, &c->a) <= value_of(m, &c->b) ? DONE : FAIL;
+      return holds(m, c) ? DONE : FAIL;
    }
    if (c->check) {
       if (unknowns(m, &c->a, &w))
          return WAIT;
-      if ((value_of(m, &c->a) != 0) == c->truth)
+      if (holds(m, c))
          return DONE;
       m->rule_failed |= c->check == CON_RULE;
       return FAIL;
@@ -3143,10 +3154,7 @@ static int direct_try(struct matcher *m, const struct unknown_set *u, const stru
          set_bit[n_set++] = bit;
       }
    }
-   if (ok) {
-      int64_t a = value_of(m, &c->a), b = value_of(m, &c->b);
-      ok = c->check == CON_EQ ? a == b : c->check == CON_LE ? a <= b : (a != 0) == c->truth;
-   }
+   ok = ok && holds(m, c);
    while (n_set-- > 0)
       set_in[n_set]->known &= (uint16_t)~set_bit[n_set];
    return ok;
