@@ -246,6 +246,13 @@ class ToySpecs(unittest.TestCase):
         r = run([ISA, "as", "--load", lib, "--isa", name, "--hex", "-"], input=text + "\n")
         return r.returncode, r.stdout.strip(), r.stderr
 
+    def assert_refuses(self, lib, name, text, message):
+        """text does not assemble: exit status 1, no bytes, and message in
+        the error."""
+        code, out, err = self.assemble(lib, name, text)
+        self.assertEqual((code, out), (1, ""), text)
+        self.assertIn(message, err, text)
+
     def assert_assembles(self, name, xml_text, cases):
         lib = self.build(name, xml_text)
         for text, hex_ in cases:
@@ -280,9 +287,7 @@ class ToySpecs(unittest.TestCase):
         r = run([ISA, "dis", "--load", lib, "--isa", "toy-lax", "--hex", "0d02ffff"])
         self.assertEqual(r.stdout, "ADD_SAT R.2, -1, WR\n")
         # text that no lax reading takes either: the strict reading's error
-        code, out, err = self.assemble(lib, "toy-lax", "ADD_SAT R, -1, WR, BOGUS")
-        self.assertEqual((code, out), (1, ""))
-        self.assertIn("found ', BOGUS'", err)
+        self.assert_refuses(lib, "toy-lax", "ADD_SAT R, -1, WR, BOGUS", "found ', BOGUS'")
 
     def test_a_parameter_narrower_than_its_field_is_searched_itself(self):
         # "1.5.1": bit 1 set; bits 3..4 + 4 * bit 2 = 5, so bit 2 set and
@@ -318,15 +323,11 @@ class ToySpecs(unittest.TestCase):
         lib = self.assert_assembles("toy-loops", LOOPS, [
             ("r    .;", "02"), ("r         .;", "03"), ("r .;", "01"), ("r.;", "00"),
             ("r.xxxx;", "20"), ("r    .xxxxxxxxx;", "32")])
-        code, out, err = self.assemble(lib, "toy-loops", "r.xxx;")
-        self.assertEqual((code, out), (1, ""))
-        self.assertIn("no encoding prints this text", err, "3 is no square")
+        self.assert_refuses(lib, "toy-loops", "r.xxx;", "no encoding prints this text")  # 3 is no square
         # two letters, then no third: besides the ';' two letters would
         # end with, the count one past what the text has is read too, and
         # expects one more x there
-        code, out, err = self.assemble(lib, "toy-loops", "r.xxy;")
-        self.assertEqual((code, out), (1, ""))
-        self.assertIn(":1:5: error: expected ';' or 'x'; found 'y;'", err)
+        self.assert_refuses(lib, "toy-loops", "r.xxy;", ":1:5: error: expected ';' or 'x'; found 'y;'")
 
     def test_a_reading_through_an_undefined_case_wins_by_fewer_errors(self):
         # "mov r3, 5": k = 5 needs the long form (L, bit 7), so the search

@@ -71,6 +71,11 @@ def length_alts():
     return t, out
 
 
+def branch_goals(t, k):
+    """The goals of an operand case's branch k, in order."""
+    return [t.goals[j] for j in (t.goals[k].kids if t.goals[k].kind == "SEQ" else [k])]
+
+
 class OperandCases(unittest.TestCase):
     def test_the_defined_cases_come_first_in_the_printers_order(self):
         t = load()
@@ -81,10 +86,8 @@ class OperandCases(unittest.TestCase):
 
         def leads(k):
             """(undefined, the case's text's first letter) of branch k"""
-            kids = t.goals[k].kids if t.goals[k].kind == "SEQ" else [k]
-            undefined = any(t.goals[j].kind == "UNDEF" for j in kids)
-            lit = next(t.goals[j].text for j in kids if t.goals[j].kind == "LIT")
-            return undefined, lit
+            goals = branch_goals(t, k)
+            return any(g.kind == "UNDEF" for g in goals), next(g.text for g in goals if g.kind == "LIT")
         self.assertEqual([leads(k) for k in cases.kids], [(False, "x"), (False, "r"), (True, "r"), (True, "r")])
         # (the undefined ones keep their order: v > 200 before v > 50)
         conds = [[t.goals[j] for j in t.goals[k].kids if t.goals[j].kind == "CHECK"] for k in cases.kids[2:]]
@@ -93,13 +96,9 @@ class OperandCases(unittest.TestCase):
     def test_a_case_states_its_own_condition_before_its_text_and_the_earlier_ones_after(self):
         t = load()
         cases = t.goals[next(g for g in t.goals if g.kind == "CALL").a]
-
-        def kinds(k):
-            kids = t.goals[k].kids if t.goals[k].kind == "SEQ" else [k]
-            return [t.goals[j].kind for j in kids]
         # x{v} (v > 100: after v > 200), r{v} (none: after all three), r{v}
         # (v > 200), r{v} (v > 50: after v > 200 and v > 100)
-        self.assertEqual([kinds(k) for k in cases.kids], [
+        self.assertEqual([[g.kind for g in branch_goals(t, k)] for k in cases.kids], [
             ["CHECK", "LIT", "NUM", "CHECK"],
             ["LIT", "NUM", "CHECK", "CHECK", "CHECK"],
             ["CHECK", "UNDEF", "LIT", "NUM"],
