@@ -12,7 +12,7 @@ from . import expr as X
 from . import template as T
 from .diag import Diagnostics
 from .model import (BUILTIN_TYPES, Alt, Case, Choice, Container, Derive, Display,
-                    Enum, EnumValue, Field, Item, Let, Match, Operand, Prefer, Property,
+                    Enum, EnumValue, Field, Fill, Item, Let, Match, Operand, Prefer, Property,
                     Rule, Sequence, Source, Spec, State, StateSet, Stream, Struct, TypeRef, Use, Option,
                     Variant)
 
@@ -374,6 +374,13 @@ class Builder:
         value, vloc = self.parse_expr(el, "value")
         owner.prefer = Prefer(el.get("value"), self.loc(el), vloc, doc_text(el), self.src(el), value=value)
 
+    def fill(self, el):
+        """<fill field value [when]> (the schema allows them in a struct)."""
+        value, vloc = self.parse_expr(el, "value")
+        when, wloc = self.parse_expr(el, "when")
+        return Fill(el.get("field"), el.get("value"), el.get("when"), self.loc(el), self.aloc(el, "field", 0), vloc,
+                    wloc, doc_text(el), self.src(el), value=value, when=when)
+
     def members(self, el, owner):
         members, rules, displays = [], [], []
         owner.lets, owner.operands = [], []
@@ -396,6 +403,8 @@ class Builder:
                 displays.append(self.display(c, owner))
             elif c.tag == "prefer":
                 self.prefer(c, owner)
+            elif c.tag == "fill" and hasattr(owner, "fills"):  # (the schema allows it in a struct alone)
+                owner.fills.append(self.fill(c))
         return members, rules, displays
 
     def whens(self, el):

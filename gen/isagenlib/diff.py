@@ -375,6 +375,18 @@ class Differ:
                    "how isa as ranks") + f" the encodings of {where} that print the same text"
             self.add("compatible", "prefer-changed", where, how + (" changed" if a and b else ""), a, b)
 
+    def fills(self, s, t, where):
+        """A <fill> changes which bytes isa as writes where the text leaves
+        bits open, not what any bytes decode or print as."""
+        def key(fl):
+            return (fl.field, canon(fl.when) if fl.when is not None else None, canon(fl.value))
+        a = [key(fl) for fl in getattr(s, "fills", ())]
+        b = [key(fl) for fl in getattr(t, "fills", ())]
+        if a != b:
+            show = lambda fs: "; ".join(f"{f}{' when ' + w if w else ''} = {v}" for f, w, v in fs) or None
+            self.add("compatible", "fill-changed", where,
+                     f"what isa as writes into the bits of {where} its text leaves open changed", show(a), show(b))
+
     def containers(self):
         a = {c.name: (c.magic, c.layout, c.chunks) for c in self.old.containers}
         b = {c.name: (c.magic, c.layout, c.chunks) for c in self.new.containers}
@@ -706,6 +718,7 @@ class Differ:
         self.lets(s.lets, t.lets, where)
         self.operands(s.operands, t.operands, where)
         self.prefer(s, t, where)
+        self.fills(s, t, where)
 
     def flag_keeps_length(self, s, t):
         """Whether a length flag new in t gives every old s its old length:

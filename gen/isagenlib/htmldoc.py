@@ -301,7 +301,7 @@ def struct_section(s, width, families):
     sec.displays = [(d.when_text or "", template_text(d.parts)) for d in s.displays]
     sec.mnemonics = mnemonics(s.name, [text for _, text in sec.displays])
     sec.rules = rule_views(s.rules)
-    sec.lets = [(lt.name, lt.value_text) for lt in s.lets] + prefer_view(s)
+    sec.lets = [(lt.name, lt.value_text) for lt in s.lets] + prefer_view(s) + fill_view(s)
     for v in s.variants:
         vs = Section("variant", v.name, anchor("variant", s.name, v.name), v.doc, " ".join(v.src))
         chosen = [" && ".join(f"{m.field_path or 'bits'} == {m.value_text}" for m in group) for group in v.whens]
@@ -318,6 +318,13 @@ def struct_section(s, width, families):
 def prefer_view(t):
     """A <prefer>, listed with the values: what isa as maximises."""
     return [("prefer (isa as takes the greatest)", t.prefer.value_text)] if t.prefer is not None else []
+
+
+def fill_view(s):
+    """<fill>s, listed with the values: what isa as writes into the bits
+    the text leaves open."""
+    return [(f"fill {fl.field} (isa as, bits the text leaves open)",
+             (f"when {fl.when_text}: " if fl.when_text else "") + fl.value_text) for fl in s.fills]
 
 
 def mnemonics(name, displays):

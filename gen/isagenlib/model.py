@@ -331,6 +331,27 @@ class Prefer:
 
 
 @model
+class Fill:
+    """<fill>: what the assembler writes into bits the text leaves open,
+    where the reference tool's encoder writes something other than one
+    constant (a `default`): after a unit is read, `field` becomes `value`
+    (when `when` holds), and stays so only if the unit still prints the
+    same text with no more findings.  Applied in document order."""
+    field: str
+    value_text: str
+    when_text: Optional[str]
+    loc: Loc
+    field_loc: Loc
+    value_loc: Loc
+    when_loc: Optional[Loc]
+    doc: str = ""
+    src: List[str] = dc_field(default_factory=list)
+    value: object = None     # parsed
+    when: object = None      # parsed
+    target: object = None    # resolved: the field path it sets (an expression node)
+
+
+@model
 class Struct:
     # as written
     name: str
@@ -350,6 +371,7 @@ class Struct:
     operands: list = dc_field(default_factory=list)  # local operands
     length_flag: Optional[str] = None  # a 1-bit field choosing `bits` or `min_length`
     prefer: Optional[Prefer] = None  # what isa as takes of encodings printing the same text
+    fills: list = dc_field(default_factory=list)  # <fill>s: what isa as writes where the text says nothing
     # parsed
     length: object = None
     length_loc: Optional[Loc] = None

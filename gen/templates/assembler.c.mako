@@ -269,6 +269,21 @@ static int ${P}_asm_prefer(const void *a, const void *b, const struct isa_ctx *c
 }
 
 % endif
+<% fills = g.fill.types(a.unit_type) %>\
+% if fills:
+/* <fill>s: what Mesa's or the reference tool's encoder writes where the text leaves bits open */
+%   for t in fills:
+%     for ln in g.function(('void ' + g.fill.fn(t), ['%s *v' % n.sname(t), 'int (*keep)(void *cookie)', 'void *cookie']), g.fill.body(t), static=True):
+${ln}
+%     endfor
+
+%   endfor
+static void ${P}_asm_fill(void *unit, int (*keep)(void *cookie), void *cookie)
+{
+   ${g.fill.fn(a.unit_type)}((${U} *)unit, keep, cookie);
+}
+
+% endif
 static const struct isa_asm ${P}_asm = {
    ${P}_asm_goals,
    ${P}_asm_kids,
@@ -293,5 +308,6 @@ static const struct isa_asm ${P}_asm = {
    ${len(a.chained)},
    ${1 if a.empty_lines else 0},
    ${(P + '_asm_prefer') if prefers else '0'},
+   ${(P + '_asm_fill') if fills else '0'},
 };
 % endif

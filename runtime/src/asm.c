@@ -2532,36 +2532,48 @@ static size_t bytes_differing(const unsigned char *a, const unsigned char *b, si
    return count;
 }
 
+/* Unit object obj encoded, decoded (into m->decoded) and printed into
+ * out[0..cap): the printed length, and its bits in *bits; SIZE_MAX when it
+ * does not encode, decode back whole or fit. */
+static size_t reprint(struct matcher *m, const void *obj, char *out, size_t cap, size_t *bits)
+{
+   const struct isa_type_desc *u = m->spec->unit;
+   struct isa_error err;
+   size_t got = 0;
+   *bits = 0;
+   memset(m->bytes, 0, m->bytes_cap);
+   if (u->encode(obj, m->bytes, m->bytes_cap, 0, bits, &err) != ISA_OK)
+      return SIZE_MAX;
+   size_t nbytes = (*bits + 7) / 8;
+   /* the program's first unit decodes as such (TGSI's header) */
+   int r = m->ctx.index == 0 && m->spec->decode_first
+              ? m->spec->decode_first(m->bytes, nbytes, 0, m->decoded, &got, &err)
+              : u->decode(m->bytes, nbytes, 0, m->decoded, &got, &err);
+   if (r != ISA_OK || got != *bits)
+      return SIZE_MAX;
+   struct isa_out o;
+   isa_out_buffer(&o, out, cap);
+   m->ctx.size = *bits;
+   u->print(m->decoded, &o, &m->ctx);
+   size_t n = isa_out_len(&o);
+   return n < cap ? n : SIZE_MAX;
+}
+
 /* The unit as the fields now stand: encoded, decoded and printed, it must
  * give the text matched. */
 static int verify(struct matcher *m)
 {
-   const struct isa_type_desc *u = m->spec->unit;
-   struct isa_error err;
-   size_t bits = 0, got = 0;
-   memset(m->bytes, 0, m->bytes_cap);
+   size_t bits;
    const void *obj = m->unit;
    if (m->t->merge) {
       memcpy(m->merged, m->unit, m->unit_size);
       m->t->merge(m->merged, m->known);
       obj = m->merged;
    }
-   if (u->encode(obj, m->bytes, m->bytes_cap, 0, &bits, &err) != ISA_OK)
+   size_t n = reprint(m, obj, m->printed, sizeof m->printed, &bits);
+   if (n == SIZE_MAX)
       return 0;
    size_t nbytes = (bits + 7) / 8;
-   /* the program's first unit decodes as such (TGSI's header) */
-   int r = m->ctx.index == 0 && m->spec->decode_first
-              ? m->spec->decode_first(m->bytes, nbytes, 0, m->decoded, &got, &err)
-              : u->decode(m->bytes, nbytes, 0, m->decoded, &got, &err);
-   if (r != ISA_OK || got != bits)
-      return 0;
-   struct isa_out o;
-   isa_out_buffer(&o, m->printed, sizeof m->printed);
-   m->ctx.size = bits;
-   u->print(m->decoded, &o, &m->ctx);
-   size_t n = isa_out_len(&o);
-   if (n >= sizeof m->printed)
-      return 0;
    if (!same_text(m->printed, n, m->text + m->start, m->pos - m->start, m))
       return 0;
    m->unit_bytes = nbytes;
@@ -4390,6 +4402,43 @@ static int match_unit_as(struct matcher *m)
    return ok;
 }
 
+/* isa_asm.fill's question: whether the best reading, one field changed
+ * by a <fill>, still prints as it did, in as many bits, and the spec's
+ * validators find no more in it. */
+struct fill_check {
+   struct matcher *m;
+   const char *printed;
+   size_t len, bits;
+   unsigned errors, warnings;
+};
+
+static int fill_keeps(void *cookie)
+{
+   struct fill_check *c = (struct fill_check *)cookie;
+   struct matcher *m = c->m;
+   size_t bits;
+   size_t n = reprint(m, m->best, m->printed, sizeof m->printed, &bits);
+   if (n != c->len || bits != c->bits || memcmp(m->printed, c->printed, n) != 0)
+      return 0;
+   unsigned errors, warnings;
+   count_findings(m, m->decoded, &errors, &warnings);
+   return errors <= c->errors && warnings <= c->warnings;
+}
+
+/* The unit read: what the reference encoder writes into the bits its text
+ * leaves open, where the spec says (<fill>; the search chose them by its
+ * own ranking, fewest fields off their defaults). */
+static void fill_best(struct matcher *m)
+{
+   char printed[PRINT_MAX];
+   struct fill_check c = {m, printed, 0, 0, 0, 0};
+   c.len = reprint(m, m->best, printed, sizeof printed, &c.bits);
+   if (c.len == SIZE_MAX)
+      return;
+   count_findings(m, m->decoded, &c.errors, &c.warnings);
+   m->t->fill(m->best, fill_keeps, &c);
+}
+
 static int match_unit_read(struct matcher *m)
 {
    start_unit(m);
@@ -4406,6 +4455,8 @@ static int match_unit_read(struct matcher *m)
    run(m, &root, 1, NULL);
    if (m->best_end == m->start)
       return 0;
+   if (m->t->fill)
+      fill_best(m);
    m->pos = m->best_end;
    m->unit_bytes = m->best_bytes;
    return 1;

@@ -216,6 +216,30 @@ UNDEFINED_CASE = """<?xml version="1.0"?>
 </isa>
 """
 
+# <fill>s: what the assembler writes into bits the text leaves open.  p.hi
+# prints only when `two` is set; q and spare never print.
+FILLS = """<?xml version="1.0"?>
+<isa name="toy-fill">
+  <stream unit="S"/>
+  <struct name="Pair" bits="8">
+    <field name="lo" bits="0..3" type="uint"/>
+    <field name="hi" bits="4..7" type="uint"/>
+  </struct>
+  <struct name="S" bits="24">
+    <field name="two" bits="0" type="bool"/>
+    <field name="spare" bits="1..7" type="uint"/>
+    <field name="p" bits="8..15" type="Pair"/>
+    <field name="q" bits="16..23" type="uint"/>
+    <rule name="spare" check="spare != 7" message="spare 7 is reserved"/>
+    <fill field="p.hi" when="!two" value="p.lo"/>
+    <fill field="p.lo" value="p.lo + 1"/>
+    <fill field="spare" value="7"/>
+    <fill field="q" value="p.hi * 32"/>
+    <display>v {p.lo}{if two}, {p.hi}{end}</display>
+  </struct>
+</isa>
+"""
+
 
 class ToySpecs(unittest.TestCase):
     """Values of shapes the assembler reads through its own steps, each in
@@ -341,6 +365,14 @@ class ToySpecs(unittest.TestCase):
         # search.
         self.assert_assembles("toy-undef", UNDEFINED_CASE,
                               [("mov r3, 5", "81130500"), ("mov r4, 5", "81040500"), ("mov r3, 0", "0103")])
+
+    def test_fills_write_what_the_text_leaves_open(self):
+        # "v 3": hi does not print, and its fill copies lo (0x33); lo + 1
+        # would print "v 4" and spare 7 breaks a rule: both are put back;
+        # q reads hi as the fill before it left it (3 * 32).  "v 9": q
+        # would be 288, out of its range: not tried.  "v 3, 5": hi prints,
+        # its fill's when is false; q = 5 * 32.
+        self.assert_assembles("toy-fill", FILLS, [("v 3", "003360"), ("v 9", "009900"), ("v 3, 5", "0153a0")])
 
     def test_a_unit_of_900_values_is_not_past_the_undo_table(self):
         # each value's equation waits on two fields, and watches them: the

@@ -83,6 +83,16 @@ class Synthetic(unittest.TestCase):
                     ("compatible", "prefer-changed", "Alu"))
         self.expect(with_prefer, with_prefer.replace('value="u2"', 'value="(u2)"'))
 
+    def test_fill(self):
+        """What isa as writes into bits the text leaves open is no change to
+        what bytes mean; a fill compares by its meaning, not its spelling."""
+        with_fill = BASE.replace('<display>{op} r{d}</display>', '<fill field="u2" value="d"/><display>{op} r{d}</display>')
+        self.expect(BASE, with_fill, ("compatible", "fill-changed", "Alu"))
+        self.expect(with_fill, with_fill.replace('value="d"', 'value="d + 1"'), ("compatible", "fill-changed", "Alu"))
+        self.expect(with_fill, with_fill.replace('value="d"', 'value="d" when="d &gt; 1"'),
+                    ("compatible", "fill-changed", "Alu"))
+        self.expect(with_fill, with_fill.replace('value="d"', 'value="(d)"'))
+
     def test_a_spec_against_itself_is_empty(self):
         self.assertEqual(changes(spec(BASE), spec(BASE)), [])
 

@@ -43,6 +43,7 @@ class Gen:
     each job."""
 
     def __init__(self, spec, lookup, prefix=None):
+        from .fill import Fills
         from .layout import Layout, block_comment_lines, comment, doc_comment
         from .printer import Printer
         from .reflection import Reflection
@@ -57,6 +58,7 @@ class Gen:
         self.layout = Layout(self.names)
         self.printer = Printer(self.names, self.layout)
         self.validator = Validator(self.names, self.layout)
+        self.fill = Fills(self.names, self.layout)
         self.reflection = Reflection(self.names)
         self.seq = SequenceCode(self.names, self.layout)
         self.stream = StreamCode(self.names, self.layout) if spec.stream is not None else None

@@ -73,6 +73,7 @@ class ExprChecker:
         if self.spec.stream is not None:
             self.stream()
         self.prefer_places()
+        self.fill_places()
 
     def prefer_places(self):
         """A <prefer> ranks whole units: the assembler reads the unit's own,
@@ -84,6 +85,30 @@ class ExprChecker:
             if getattr(t, "prefer", None) is not None and not any(t is r for r in ranked):
                 self.error(t.prefer.loc, f"<prefer> in '{t.name}' ranks nothing: isa as reads the <prefer> of the "
                                          "stream's unit, or of the alternative a choice unit takes")
+
+    def fill_places(self):
+        """The assembler applies the <fill>s of the structs a unit holds:
+        the unit, its items and alternatives, and their struct fields (not
+        those of a variant's fields)."""
+        unit = self.spec.stream.unit if self.spec.stream is not None else None
+        reached, todo = set(), [unit] if unit is not None else []
+        while todo:
+            t = todo.pop()
+            if t is None or id(t) in reached:
+                continue
+            reached.add(id(t))
+            if isinstance(t, Struct):
+                todo += [f.type.target for f in t.fields if f.type.kind == "struct"]
+            elif t.kind == "sequence":
+                todo += [it.type.target for it in t.items]
+            elif t.kind == "choice":
+                todo += [a.type.target for a in t.alts]
+        for t in self.spec.types:
+            for fl in getattr(t, "fills", ()):
+                if id(t) not in reached:
+                    self.error(fl.loc, f"<fill> in '{t.name}' is never applied: isa as fills the structs a unit holds "
+                                       "(its items, alternatives and struct fields, not a variant's)")
+                    break
 
     def lets(self, lets, names):
         """A scope's <let>s: each resolved in its own scope (a problem in
@@ -166,6 +191,12 @@ class ExprChecker:
         self.uses(s.uses, scope)
         self.rules_and_displays(s.rules, s.displays, scope)
         self.prefer(s.prefer, self.resolver.struct_scope(s, context=NO_CONTEXT))
+        for fl in s.fills:
+            # (a fill reads the unit as read, not the program around it)
+            fscope = self.resolver.struct_scope(s, context=NO_CONTEXT)
+            self.derive_target(fl, fscope, "fill")
+            self.expr(fl.value, fscope, fl.value_loc, "fill value")
+            self.expr(fl.when, fscope, fl.when_loc, "fill when")
         for v in s.variants:
             vscope = self.resolver.struct_scope(s, v)
             self.lets(v.lets, {m.name: m for m in v.members + s.members + s.lets})
@@ -201,8 +232,9 @@ class ExprChecker:
         if p is not None:
             self.expr(p.value, scope, p.value_loc, "prefer value")
 
-    def derive_target(self, d, scope):
-        """Resolve the field a <derive> sets (d.target), or report why not."""
+    def derive_target(self, d, scope, what="derive"):
+        """Resolve the field a <derive> (or a <fill>) sets (d.target), or
+        report why not."""
         from .. import refs as R
         try:
             node = X.parse(d.field)
@@ -212,7 +244,7 @@ class ExprChecker:
                 raise X.ExprError(0, f"'{d.field}' is not a field that can be set")
             d.target = node
         except X.ExprError as e:
-            self.error(d.field_loc.shifted(e.pos), f"in derive field: {e.message}")
+            self.error(d.field_loc.shifted(e.pos), f"in {what} field: {e.message}")
 
     # ---------------------------------------------------------------- choices
 

@@ -215,6 +215,11 @@ struct isa_asm {
     * ranks first (the reference encoder's choice): > 0 unit a, < 0 unit b,
     * 0 neither (or two alternatives of a choice); NULL: no <prefer> */
    int (*prefer)(const void *a, const void *b, const struct isa_ctx *ctx);
+   /* after a unit is read: the spec's <fill>s, what the reference encoder
+    * writes where the text leaves bits open.  Each that changes a field
+    * asks keep(cookie) whether the unit still prints as it did; when not,
+    * the field is put back.  NULL: the spec has none */
+   void (*fill)(void *unit, int (*keep)(void *cookie), void *cookie);
 };
 
 #ifdef __cplusplus
