@@ -271,7 +271,7 @@ static int ${P}_asm_prefer(const void *a, const void *b, const struct isa_ctx *c
 % endif
 <% fills = g.fill.types(a.unit_type) %>\
 % if fills:
-/* <fill>s: what Mesa's or the reference tool's encoder writes where the text leaves bits open */
+/* <fill>s: what the reference tool's encoder writes where the text leaves bits open */
 %   for t in fills:
 %     for ln in g.function(('void ' + g.fill.fn(t), ['%s *v' % n.sname(t), 'int (*keep)(void *cookie)', 'void *cookie']), g.fill.body(t), static=True):
 ${ln}

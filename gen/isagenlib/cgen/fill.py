@@ -50,7 +50,7 @@ class Fills:
         return out
 
     def body(self, t):
-        n = self.names
+        """Body of t's fill function: the structs it holds, then its own."""
         body = Block()
         if isinstance(t, Struct):
             for f in t.fields:
