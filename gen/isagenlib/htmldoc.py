@@ -324,7 +324,7 @@ def fill_view(s):
     """<fill>s, listed with the values: what isa as writes into the bits
     the text leaves open."""
     return [(f"fill {fl.field} (isa as, bits the text leaves open)",
-             (f"when {fl.when_text}: " if fl.when_text else "") + fl.value_text) for fl in s.fills]
+             fl.value_text + (f", when {fl.when_text}" if fl.when_text else "")) for fl in s.fills]
 
 
 def mnemonics(name, displays):

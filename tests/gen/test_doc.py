@@ -100,6 +100,14 @@ class Pages(unittest.TestCase):
                     self.assertIn(target, self.text, f"{name}: link to {target} outside the pages")
                 self.assertNotRegex(page, r'<(?:script|img|link|iframe)[^>]*\s(?:src|href)=')
 
+    def test_fills_are_listed_with_their_struct(self):
+        # what isa as writes into bits the text leaves open (<fill>), beside
+        # the struct's lets; a spec without fills lists none
+        self.assertIn("fill acc0_src1 (isa as, bits the text leaves open) = Src::attrib_x, when acc0_printed "
+                      "&amp;&amp; acc_op.srcs == 1", self.text["lima-gp.html"])
+        self.assertIn("fill src2.swizzle (isa as, bits the text leaves open)", self.text["midgard.html"])
+        self.assertNotIn("(isa as, bits the text leaves open)", self.text["tgsi.html"])
+
     def test_programs_say_what_follows_their_stop(self):
         # the stream's after-stop: AGX's eight traps (0x0008 each), Midgard's
         # zero quadword; the Lima PP page has none
