@@ -375,7 +375,7 @@ class Builder:
         owner.prefer = Prefer(el.get("value"), self.loc(el), vloc, doc_text(el), self.src(el), value=value)
 
     def fill(self, el):
-        """<fill field value [when]> (the schema allows them in a struct)."""
+        """<fill field value [when]> (the schema allows them in a struct or a sequence)."""
         value, vloc = self.parse_expr(el, "value")
         when, wloc = self.parse_expr(el, "when")
         return Fill(el.get("field"), el.get("value"), el.get("when"), self.loc(el), self.aloc(el, "field", 0), vloc,
@@ -403,7 +403,7 @@ class Builder:
                 displays.append(self.display(c, owner))
             elif c.tag == "prefer":
                 self.prefer(c, owner)
-            elif c.tag == "fill" and hasattr(owner, "fills"):  # (the schema allows it in a struct alone)
+            elif c.tag == "fill" and hasattr(owner, "fills"):  # (the schema allows none in a variant)
                 owner.fills.append(self.fill(c))
         return members, rules, displays
 
@@ -491,6 +491,8 @@ class Builder:
                 displays.append(self.display(c))
             elif c.tag == "prefer":
                 self.prefer(c, seq)
+            elif c.tag == "fill":
+                seq.fills.append(self.fill(c))
         return seq
 
     def choice(self, el):

@@ -1084,6 +1084,7 @@ class Differ:
         self.lets(s.lets, t.lets, where)
         self.operands(s.operands, t.operands, where)
         self.prefer(s, t, where)
+        self.fills(s, t, where)
 
     # ------------------------------------------------------------- text and rules
 

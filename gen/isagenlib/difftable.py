@@ -156,7 +156,7 @@ TABLE = {
     "Sequence": {"name": KEY, "align": By("sequence"), "size_text": By("sequence"), "items": By("sequence"),
                  "derives": By("derives"), "rules": By("rules"), "displays": By("shown"), "doc": Doc(),
                  "src": Doc(), "loc": LOC, "lets": By("lets"), "operands": By("operands"), "size": PARSED,
-                 "size_loc": LOC, "prefer": By("prefer")},
+                 "size_loc": LOC, "prefer": By("prefer"), "fills": By("fills")},
     "Alt": {"type": By("choice"), "priority": By("region"), "whens": By("region"), "loc": LOC, "doc": Doc(),
             "src": Doc(), "element": ELEMENT, "index": Ignore("its place in the choice"),
             "explicit_priority": Ignore("a priority is compared by what it selects"), "first": By("choice"),

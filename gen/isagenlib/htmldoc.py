@@ -370,7 +370,7 @@ def sequence_section(q):
     sec.displays = [(d.when_text or "", template_text(d.parts)) for d in q.displays]
     sec.rules = rule_views(q.rules)
     sec.lets = [(lt.name, lt.value_text) for lt in q.lets] + [(f"{d.field} (derived)", d.value_text) for d in q.derives] \
-        + prefer_view(q)
+        + prefer_view(q) + fill_view(q)
     if q.size_text:
         sec.lets.append(("size", q.size_text))
     return sec

@@ -445,6 +445,7 @@ class Sequence:
     size: object = None      # parsed
     size_loc: Optional[Loc] = None
     prefer: Optional[Prefer] = None  # what isa as takes of encodings printing the same text
+    fills: list = dc_field(default_factory=list)  # <fill>s: what isa as writes where the text says nothing
     kind = "sequence"
 
 

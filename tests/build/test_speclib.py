@@ -240,6 +240,25 @@ FILLS = """<?xml version="1.0"?>
 </isa>
 """
 
+# A sequence's <fill> sets a field of one item from another's (after the
+# items' own fills): b.w never prints.
+SEQUENCE_FILL = """<?xml version="1.0"?>
+<isa name="toy-seqfill">
+  <stream unit="Q"/>
+  <struct name="B" bits="8">
+    <field name="v" bits="0..3" type="uint"/>
+    <field name="w" bits="4..7" type="uint"/>
+    <display>{v}</display>
+  </struct>
+  <sequence name="Q">
+    <item name="a" type="B"/>
+    <item name="b" type="B"/>
+    <fill field="b.w" value="a.v + 1"/>
+    <display>{a} {b}</display>
+  </sequence>
+</isa>
+"""
+
 
 class ToySpecs(unittest.TestCase):
     """Values of shapes the assembler reads through its own steps, each in
@@ -373,6 +392,8 @@ class ToySpecs(unittest.TestCase):
         # would be 288, out of its range: not tried.  "v 3, 5": hi prints,
         # its fill's when is false; q = 5 * 32.
         self.assert_assembles("toy-fill", FILLS, [("v 3", "003360"), ("v 9", "009900"), ("v 3, 5", "0153a0")])
+        # a sequence's own: "3 5" is a.v 3, b.v 5, and b.w = 3 + 1
+        self.assert_assembles("toy-seqfill", SEQUENCE_FILL, [("3 5", "0345")])
 
     def test_a_unit_of_900_values_is_not_past_the_undo_table(self):
         # each value's equation waits on two fields, and watches them: the

@@ -74,6 +74,8 @@ class Fills:
                     b.line(call.format(""))
                 else:
                     body.line(call.format(""))
+            for fl in t.fills:
+                self.fill(body, fl)
         else:
             sw = body.sub("switch (v->variant) {")
             for a in t.alts:

@@ -87,8 +87,8 @@ class ExprChecker:
                                          "stream's unit, or of the alternative a choice unit takes")
 
     def fill_places(self):
-        """The assembler applies the <fill>s of the structs a unit holds:
-        the unit, its items and alternatives, and their struct fields (not
+        """The assembler applies the <fill>s of a unit and the types it
+        holds: its items and alternatives, and their struct fields (not
         those of a variant's fields)."""
         unit = self.spec.stream.unit if self.spec.stream is not None else None
         reached, todo = set(), [unit] if unit is not None else []
@@ -106,8 +106,8 @@ class ExprChecker:
         for t in self.spec.types:
             for fl in getattr(t, "fills", ()):
                 if id(t) not in reached:
-                    self.error(fl.loc, f"<fill> in '{t.name}' is never applied: isa as fills the structs a unit holds "
-                                       "(its items, alternatives and struct fields, not a variant's)")
+                    self.error(fl.loc, f"<fill> in '{t.name}' is never applied: isa as fills a unit and the types it "
+                                       "holds (items, alternatives and struct fields, not a variant's)")
                     break
 
     def lets(self, lets, names):
@@ -191,12 +191,7 @@ class ExprChecker:
         self.uses(s.uses, scope)
         self.rules_and_displays(s.rules, s.displays, scope)
         self.prefer(s.prefer, self.resolver.struct_scope(s, context=NO_CONTEXT))
-        for fl in s.fills:
-            # (a fill reads the unit as read, not the program around it)
-            fscope = self.resolver.struct_scope(s, context=NO_CONTEXT)
-            self.derive_target(fl, fscope, "fill")
-            self.expr(fl.value, fscope, fl.value_loc, "fill value")
-            self.expr(fl.when, fscope, fl.when_loc, "fill when")
+        self.fills(s.fills, self.resolver.struct_scope(s, context=NO_CONTEXT))
         for v in s.variants:
             vscope = self.resolver.struct_scope(s, v)
             self.lets(v.lets, {m.name: m for m in v.members + s.members + s.lets})
@@ -225,12 +220,21 @@ class ExprChecker:
             self.expr(d.value, self.resolver.sequence_scope(seq, context=DERIVING), d.value_loc, "derive value")
         self.rules_and_displays(seq.rules, seq.displays, scope)
         self.prefer(seq.prefer, self.resolver.sequence_scope(seq, context=NO_CONTEXT))
+        self.fills(seq.fills, self.resolver.sequence_scope(seq, context=NO_CONTEXT))
 
     def prefer(self, p, scope):
         """A <prefer> ranks units whole: it reads their fields, not the
         program around them (a unit is ranked while it is read alone)."""
         if p is not None:
             self.expr(p.value, scope, p.value_loc, "prefer value")
+
+    def fills(self, fills, scope):
+        """A <fill>'s field, value and condition, in its type's scope (the
+        unit as read, not the program around it)."""
+        for fl in fills:
+            self.derive_target(fl, scope, "fill")
+            self.expr(fl.value, scope, fl.value_loc, "fill value")
+            self.expr(fl.when, scope, fl.when_loc, "fill when")
 
     def derive_target(self, d, scope, what="derive"):
         """Resolve the field a <derive> (or a <fill>) sets (d.target), or
