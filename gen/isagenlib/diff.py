@@ -384,8 +384,10 @@ class Differ:
         b = [key(fl) for fl in getattr(t, "fills", ())]
         if a != b:
             show = lambda fs: "; ".join(f"{f}{' when ' + w if w else ''} = {v}" for f, w, v in fs) or None
-            self.add("compatible", "fill-changed", where,
-                     f"what isa as writes into the bits of {where} its text leaves open changed", show(a), show(b))
+            how = (f"isa as now fills bits of {where} its text leaves open" if not a else
+                   f"isa as no longer fills bits of {where} its text leaves open" if not b else
+                   f"what isa as writes into the bits of {where} its text leaves open changed")
+            self.add("compatible", "fill-changed", where, how, show(a), show(b))
 
     def containers(self):
         a = {c.name: (c.magic, c.layout, c.chunks) for c in self.old.containers}
@@ -491,9 +493,12 @@ class Differ:
             self.add("cosmetic", "value-display-changed", where, f"{f.name} value {w.name} prints as "
                      f"'{w.display}', was '{v.display}'", v.display, w.display)
         for p in sorted({p.name for p in e.properties} | {p.name for p in f.properties}):
-            pe, pf = e.property_named(p), f.property_named(p)
-            x = v.props.get(p, pe.default) if pe else None
-            y = w.props.get(p, pf.default) if pf else None
+            # (a property added or removed is one change of the enum: a
+            # value is compared with its default, and only one that sets
+            # another value is a change of its own)
+            pe, pf = e.property_named(p) or f.property_named(p), f.property_named(p) or e.property_named(p)
+            x = v.props.get(p, pe.default)
+            y = w.props.get(p, pf.default)
             if x != y:
                 self.add("cosmetic", "value-property-changed", where, f"{f.name} value {w.name}: {p} is {y}, was {x}",
                          x, y)

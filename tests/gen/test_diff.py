@@ -87,11 +87,25 @@ class Synthetic(unittest.TestCase):
         """What isa as writes into bits the text leaves open is no change to
         what bytes mean; a fill compares by its meaning, not its spelling."""
         with_fill = BASE.replace('<display>{op} r{d}</display>', '<fill field="u2" value="d"/><display>{op} r{d}</display>')
-        self.expect(BASE, with_fill, ("compatible", "fill-changed", "Alu"))
+        added = self.expect(BASE, with_fill, ("compatible", "fill-changed", "Alu"))
+        self.assertEqual(added[0].text, "isa as now fills bits of Alu its text leaves open")
+        removed = self.expect(with_fill, BASE, ("compatible", "fill-changed", "Alu"))
+        self.assertEqual(removed[0].text, "isa as no longer fills bits of Alu its text leaves open")
         self.expect(with_fill, with_fill.replace('value="d"', 'value="d + 1"'), ("compatible", "fill-changed", "Alu"))
         self.expect(with_fill, with_fill.replace('value="d"', 'value="d" when="d &gt; 1"'),
                     ("compatible", "fill-changed", "Alu"))
         self.expect(with_fill, with_fill.replace('value="d"', 'value="(d)"'))
+
+    def test_a_new_property_is_one_change_and_the_values_that_set_it(self):
+        """Adding a property with a default changes the enum once; a value
+        that keeps the default is no change of its own."""
+        with_prop = BASE.replace('<enum name="Op" width="2">', '<enum name="Op" width="2"><property name="k" default="0"/>')
+        self.expect(BASE, with_prop, ("cosmetic", "property-changed", "enum Op property k"))
+        set_one = with_prop.replace('<value name="SUB" value="1"/>', '<value name="SUB" value="1" k="3"/>')
+        self.expect(BASE, set_one, ("cosmetic", "property-changed", "enum Op property k"),
+                    ("cosmetic", "value-property-changed", "Op.SUB"))
+        self.expect(set_one, BASE, ("cosmetic", "property-changed", "enum Op property k"),
+                    ("cosmetic", "value-property-changed", "Op.SUB"))
 
     def test_a_spec_against_itself_is_empty(self):
         self.assertEqual(changes(spec(BASE), spec(BASE)), [])
