@@ -380,8 +380,8 @@ class Differ:
         bits open, not what any bytes decode or print as."""
         def key(fl):
             return (fl.field, canon(fl.when) if fl.when is not None else None, canon(fl.value))
-        a = [key(fl) for fl in getattr(s, "fills", ())]
-        b = [key(fl) for fl in getattr(t, "fills", ())]
+        a = [key(fl) for fl in s.fills]
+        b = [key(fl) for fl in t.fills]
         if a != b:
             show = lambda fs: "; ".join(f"{f}{' when ' + w if w else ''} = {v}" for f, w, v in fs) or None
             how = (f"isa as now fills bits of {where} its text leaves open" if not a else

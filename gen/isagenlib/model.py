@@ -45,6 +45,22 @@ def max_bits(t):
     return 0
 
 
+def held_types(t, variants=True):
+    """The types a unit of type t holds directly: a struct's struct fields
+    (with `variants`, its variants' too), a sequence's items, a choice's
+    alternatives; unresolved ones left out."""
+    if isinstance(t, Struct):
+        fields = t.fields + ([f for v in t.variants for f in v.fields] if variants else [])
+        kids = [f.type.target for f in fields if f.type.kind == "struct"]
+    elif isinstance(t, Sequence):
+        kids = [it.type.target for it in t.items]
+    elif isinstance(t, Choice):
+        kids = [a.type.target for a in t.alts]
+    else:
+        kids = []
+    return [k for k in kids if k is not None]
+
+
 def model(cls):
     """A model class: a dataclass with slots (no undeclared attributes)
     that compares by identity, as every model object is one XML element."""

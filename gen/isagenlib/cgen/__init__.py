@@ -100,21 +100,14 @@ class Gen:
 
     def types_in_order(self):
         """Types with their dependencies first (C needs complete types)."""
+        from ..model import held_types
         done, out = set(), []
-
-        def deps(t):
-            if t.kind == "struct":
-                fs = t.fields + [f for v in t.variants for f in v.fields]
-                return [f.type.target for f in fs if f.type.kind == "struct"]
-            if t.kind == "sequence":
-                return [it.type.target for it in t.items]
-            return [a.type.target for a in t.alts]
 
         def visit(t):
             if t.name in done:
                 return
             done.add(t.name)
-            for d in deps(t):
+            for d in held_types(t):
                 visit(d)
             out.append(t)
 

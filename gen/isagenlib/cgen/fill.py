@@ -11,7 +11,7 @@ field gets its old value back.  A value out of the field's range is not
 tried.
 """
 
-from ..model import Choice, Sequence, Struct
+from ..model import Sequence, Struct, held_types
 from . import cexpr as E
 from .cexpr import Env
 from .cwriter import Block
@@ -104,12 +104,8 @@ class Fills:
         try_it.line(f"   {lv} = was;")
 
 
+
 def kids(t):
-    """The types a unit of type t holds whose fills its fill applies."""
-    if isinstance(t, Struct):
-        return [f.type.target for f in t.fields if f.type.kind == "struct"]
-    if isinstance(t, Sequence):
-        return [it.type.target for it in t.items]
-    if isinstance(t, Choice):
-        return [a.type.target for a in t.alts]
-    return []
+    """The types a unit of type t holds whose fills its fill applies (not
+    those of a variant's fields)."""
+    return held_types(t, variants=False)

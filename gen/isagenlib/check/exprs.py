@@ -11,7 +11,7 @@ from .. import expr as X
 from .. import refs
 from .. import template as T
 from ..resolve import CONTEXT_VARS, DERIVING, NO_CONTEXT
-from ..model import Struct
+from ..model import Struct, held_types
 
 
 class ExprChecker:
@@ -97,12 +97,7 @@ class ExprChecker:
             if t is None or id(t) in reached:
                 continue
             reached.add(id(t))
-            if isinstance(t, Struct):
-                todo += [f.type.target for f in t.fields if f.type.kind == "struct"]
-            elif t.kind == "sequence":
-                todo += [it.type.target for it in t.items]
-            elif t.kind == "choice":
-                todo += [a.type.target for a in t.alts]
+            todo += held_types(t, variants=False)
         for t in self.spec.types:
             for fl in getattr(t, "fills", ()):
                 if id(t) not in reached:

@@ -13,7 +13,7 @@
 
 from .. import refs as R
 from .. import template as T
-from ..model import Choice, Sequence, Struct
+from ..model import Choice, Sequence, Struct, held_types
 
 
 def containment(spec, diags):
@@ -21,15 +21,7 @@ def containment(spec, diags):
         if t in stack:
             diags.error(t.loc, f"'{t.name}' contains itself: {' -> '.join(x.name for x in stack + [t])}")
             return
-        kids = []
-        if isinstance(t, Struct):
-            kids = [f.type.target for f in t.fields + [f for v in t.variants for f in v.fields]
-                    if f.type.kind == "struct" and f.type.target is not None]
-        elif isinstance(t, Sequence):
-            kids = [it.type.target for it in t.items if it.type.target is not None]
-        elif isinstance(t, Choice):
-            kids = [a.type.target for a in t.alts if a.type.target is not None]
-        for k in kids:
+        for k in held_types(t):
             visit(k, stack + [t])
     for t in spec.types:
         visit(t, [])
