@@ -886,6 +886,11 @@ class Midgard(Scratch):
             # MOV.i32 AL1.xy, TMP0.xx, <0, 1072693248>: a move of constants
             # keeps its unprinted lanes 0 (the Alu sequence's <fill>s)
             ("t860", "tests/spec/arb_tessellation_shader/execution/dvec2-vs-tcs-tes:vs"),
+            # a result a later unit reads through TMP0 (FMOV, CMP.eq), and
+            # the condition of a CSEL (FCMP.le R31.w), are written in the
+            # first stage, VMUL or SADD (the <prefer>'s first term)
+            ("t720", "tests/spec/glsl-1.30/execution/fs-large-local-array:fs"),
+            ("t860", "tests/spec/glsl-1.10/execution/vec4-vector-indexing/glsl-fs-vec4-indexing-5:fs"),
         ]
         entries = corpus("real-midgard")
         for gpu, source in picks:
@@ -905,6 +910,10 @@ class Midgard(Scratch):
             ("FADD.f32 R0.x, R0.x, U1.z", {"vadd"}),
             ("ADD.i32 R0.x, U0.x, R0.x", {"smul"}),
             ("ADD.i32 R0.x, U0.x, R0.x\nADD.i32 R0.y, U0.x, R0.y", {"vadd", "smul"}),
+            # but a result passed on through TMP0, or a CSEL's condition, is
+            # written in the first stage (VMUL, SADD) for the second to read
+            ("XOR.i32 TMP0.x, R0.x, R0.y\nXOR.i32 R0.x, TMP0.x, R1.z", {"sadd", "smul"}),
+            ("MOV.i32 R31.w, TMP0.w, R0.x\nFCSEL.scalar.f32 R1.w, R0.w, R0.y.abs", {"sadd", "smul"}),
         ]
         for text, units in cases:
             with self.subTest(text=text):
