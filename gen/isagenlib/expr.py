@@ -288,6 +288,14 @@ class Parser:
                 if len(segs) == 1:
                     raise ExprError(t.pos, f"{t.text} needs a field: {t.text}.NAME")
                 return Path(segs, t.pos)
+            if t.text == "$at":
+                # $at[offset].field: the unit of the program at that byte offset
+                if self.peek().text != "[":
+                    raise ExprError(t.pos, "$at needs a byte offset and a field: $at[OFFSET].NAME")
+                segs = self.path_segments([t.text])
+                if len(segs) < 3 or not isinstance(segs[2], str):
+                    raise ExprError(t.pos, "$at[OFFSET] is a unit; name one of its fields: $at[OFFSET].NAME")
+                return Path(segs, t.pos)
             if self.peek().text == "[":
                 self.take()
                 index = self.expr()

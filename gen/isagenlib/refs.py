@@ -10,11 +10,12 @@ the same bindings).
 A field value is reached through an `Access`: a root object and a list of
 steps from it.  The root is the object the expression is written about
 (`SELF`: the struct, sequence or choice whose element holds the
-expression), a neighbouring unit of the program (`PREV`, `NEXT`), or a
-struct-typed operand parameter (`Param`).
+expression), a neighbouring unit of the program (`PREV`, `NEXT`), the unit
+at a byte offset of the program (`At`), or a struct-typed operand
+parameter (`Param`).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dc_field
 from typing import Optional
 
 # ---------------------------------------------------------------- roots
@@ -22,8 +23,9 @@ from typing import Optional
 
 @dataclass(frozen=True)
 class Root:
-    kind: str               # "self", "prev", "next" or "param"
+    kind: str               # "self", "prev", "next", "at" or "param"
     param: Optional[str] = None   # the parameter's name, for "param"
+    offset: object = dc_field(default=None, compare=False)  # "at": the checked expression of the unit's byte offset
 
 
 SELF = Root("self")
@@ -33,6 +35,10 @@ NEXT = Root("next")
 
 def Param(name):
     return Root("param", name)
+
+
+def At(offset):
+    return Root("at", offset=offset)
 
 
 # ---------------------------------------------------------------- steps

@@ -14,7 +14,9 @@ can be, in the order it is looked up:
   * `$prev.path`: the same path in the previous unit of the program
     (reads 0 for the first unit), for the stream's unit type only;
   * `$next.path`: the same path in the next unit (0 after the last), only
-    in the stream's <derive>s, which the program encoder evaluates.
+    in the stream's <derive>s, which the program encoder evaluates;
+  * `$at[offset].path`: the same path in the unit that starts at that
+    byte offset of the program (0 where none does), where $next is known.
 Calls of names that are not built-in functions are operands, printed with
 their arguments: local operands of the struct first, then global ones.
 
@@ -138,7 +140,7 @@ class Resolver:
 
 def access_reads(access):
     out = set()
-    if access.root in (R.PREV, R.NEXT):
+    if access.root.kind in ("prev", "next", "at"):
         out.add(("unit", access.root.kind))
     for s in access.steps:
         if isinstance(s, (R.ItemOf, R.ItemElement)):
@@ -238,7 +240,7 @@ class BaseScope(X.Scope):
     # ---- the common front of resolve()
 
     def resolve_special(self, node):
-        """Loop variables, lets, $prev and $next; None when the name is none
+        """Loop variables, lets, $prev, $next and $at; None when the name is none
         of those."""
         segs = node.segments
         if len(segs) == 1 and segs[0] in self.loops:
@@ -248,6 +250,14 @@ class BaseScope(X.Scope):
             self.resolver.let_value(let, node.pos)
             self.check_reads(node, f"<let> '{let.name}'", self.resolver.reads(let.value))
             return R.LetValue(let)
+        if segs[0] == "$at":
+            # the unit at a byte offset: known where $next is, while a program is encoded
+            if not self.next:
+                raise X.ExprError(node.pos, "$at is only known in the <derive>s of the <stream>")
+            r = walk_type(self, node, segs[2:], self.spec.stream.unit, R.Access(R.At(segs[1]), ()))
+            if r.type != "int":
+                raise X.ExprError(node.pos, "$at gives field values only")
+            return r
         if segs[0] in ("$prev", "$next"):
             which = segs[0][1:]
             if which == "prev" and not self.prev:

@@ -322,6 +322,10 @@ static inline void unit_ctx(const struct isa_cursor *c, struct isa_ctx *ctx, siz
    ctx->prev = c->have_prev ? c->prev : NULL;
    ctx->program_size = c->len;
    ctx->next = NULL;
+   ctx->units = NULL;
+   ctx->unit_offsets = NULL;
+   ctx->n_units = 0;
+   ctx->unit_c_size = 0;
    ctx->state = NULL;
    ctx->state_set = NULL;
    ctx->grown = NULL;
@@ -527,6 +531,10 @@ int isa_encode_program(const struct isa_spec *spec, const void *units, size_t n,
       ctx.last = i + 1 == n;
       ctx.prev = i ? canon + (i - 1) * cs : NULL;
       ctx.next = i + 1 < n ? canon + (i + 1) * cs : NULL;
+      ctx.units = canon;
+      ctx.unit_offsets = offs;
+      ctx.n_units = n;
+      ctx.unit_c_size = cs;
       ctx.program_size = pos;
       r = spec->link(canon + i * cs, &ctx, err);
       if (r)

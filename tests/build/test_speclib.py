@@ -260,6 +260,24 @@ SEQUENCE_FILL = """<?xml version="1.0"?>
 """
 
 
+# A stream <derive> reading the unit at a byte offset ($at): each unit's
+# `seen` is the k of the unit its t points to (in units of 2 bytes), 0
+# where none starts; it never prints.
+AT = """<?xml version="1.0"?>
+<isa name="toy-at">
+  <stream unit="S">
+    <derive field="seen" value="$at[$offset + t * 2].k"/>
+  </stream>
+  <struct name="S" bits="16">
+    <field name="k" bits="0..3" type="uint"/>
+    <field name="t" bits="4..11" type="sint"/>
+    <field name="seen" bits="12..15" type="uint"/>
+    <display>k{k} {t}</display>
+  </struct>
+</isa>
+"""
+
+
 class ToySpecs(unittest.TestCase):
     """Values of shapes the assembler reads through its own steps, each in
     a toy spec built with isagen build; the bytes are worked out by hand
@@ -394,6 +412,12 @@ class ToySpecs(unittest.TestCase):
         self.assert_assembles("toy-fill", FILLS, [("v 3", "003360"), ("v 9", "009900"), ("v 3, 5", "0153a0")])
         # a sequence's own: "3 5" is a.v 3, b.v 5, and b.w = 3 + 1
         self.assert_assembles("toy-seqfill", SEQUENCE_FILL, [("3 5", "0345")])
+
+    def test_a_derive_reads_the_unit_at_an_offset(self):
+        # k1 1: t = 1 points at the unit 2 bytes on (k 7): seen 7, the unit
+        # 0x7011; k7 -1 back at the first (k 1): 0x1FF7; k3 5 at byte 14,
+        # where no unit starts: seen 0, 0x0053; k2 0 points at itself: 0x2002
+        self.assert_assembles("toy-at", AT, [("k1 1\nk7 -1\nk3 5", "1170f71f5300"), ("k2 0", "0220")])
 
     def test_a_unit_of_900_values_is_not_past_the_undo_table(self):
         # each value's equation waits on two fields, and watches them: the

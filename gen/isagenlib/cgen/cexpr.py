@@ -162,6 +162,12 @@ def access_c(acc, env):
         unit = env.names.spec.stream.unit
         guards.append(f"ctx->{acc.root.kind}")
         base, ptr = f"((const {env.names.sname(unit)} *)ctx->{acc.root.kind})", True
+    elif acc.root.kind == "at":
+        # the program's unit at that byte offset (NULL where none starts: the value is 0)
+        unit = env.names.spec.stream.unit
+        at = f"((const {env.names.sname(unit)} *)isa_ctx_unit_at(ctx, {flat(compile(acc.root.offset, env))}))"
+        guards.append(at)
+        base, ptr = at, True
     else:
         base, ptr = env.params.get(acc.root.param, Names.param(acc.root.param)), True
     for s in acc.steps:

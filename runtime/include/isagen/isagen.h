@@ -300,7 +300,32 @@ struct isa_ctx {
    int listing; /* the caller prints the units' addresses (isa dis --offsets): $listing */
    const int64_t *options; /* the spec's <option>s chosen by the caller, or NULL (their defaults) */
    int failed;  /* no unit decodes here; the cursor skipped spec->resync_bits (obj is empty) */
+   /* while a program is encoded: its units in order (unit_c_size bytes each, the stream's unit type) and
+    * their byte offsets, what $at[OFFSET] reads; NULL otherwise */
+   const void *units;
+   const size_t *unit_offsets;
+   size_t n_units, unit_c_size;
 };
+
+/* $at[offset]: the unit of the program being encoded that starts at byte
+ * `offset`, or NULL (none starts there, or no program is being encoded). */
+static inline const void *isa_ctx_unit_at(const struct isa_ctx *ctx, int64_t offset)
+{
+   size_t lo = 0, hi;
+   if (!ctx || !ctx->units || offset < 0)
+      return NULL;
+   hi = ctx->n_units;
+   while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (ctx->unit_offsets[mid] < (uint64_t)offset)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   if (lo == ctx->n_units || ctx->unit_offsets[lo] != (uint64_t)offset)
+      return NULL;
+   return (const unsigned char *)ctx->units + lo * ctx->unit_c_size;
+}
 
 /* $NAME of an <option>: the caller's choice, or `def` when it made none. */
 static inline int64_t isa_ctx_option(const struct isa_ctx *ctx, unsigned k, int64_t def)
