@@ -487,6 +487,27 @@ class LimaPp(Scratch):
                          "@    19: branch 0\n"
                          "@    23: mov.v1 $0 ^const0, const0 1.000000 1.000000 1.000000 1.000000, stop\n")
 
+    def test_a_branch_prefetches_the_instruction_it_jumps_to(self):
+        # the branch slot's next_count, which no listing prints, is the size
+        # of the instruction at the target (the stream's <derive> reading
+        # $at[...]): the labels program above has the instructions at words
+        # 0, 5, 9, 15, 19 and 23, of 5, 4, 6, 4, 4 and 5 words
+        program = ("top: mov.v1 $0 ^const0, const0 1.000000 0.000000 0.000000 0.000000\n"
+                   "loop: mov.s1 $0.y ^const0.x, const0 0.000000 0.000000 0.000000 0.000000\n"
+                   "branch.eq $0.z ^const0.x loop, const0 0.000000 0.000000 0.000000 0.000000\n"
+                   "branch done\n"
+                   "branch top\n"
+                   "done: mov.v1 $0 ^const0, const0 1.000000 1.000000 1.000000 1.000000, stop\n")
+        code, out, err = run("as", "--isa", "lima-pp", "--hex", "-", stdin=program.encode())
+        self.assertEqual((code, err), (0, ""))
+        units = [json.loads(line) for line in dis("lima-pp", out.decode().strip(), "--json").splitlines()]
+        self.assertEqual([u["fields"].get("branch.branch.next_count") for u in units if "branch.branch.target" in u["fields"]],
+                         [4, 5, 5])
+        # and a real program with branches is Mesa's very bytes
+        e = next(x for x in corpus("real-lima-pp-program") if x["source"] == "tests/shaders/ssa/fs-swap-problem:fs")
+        code, out, err = run("as", "--isa", "lima-pp", "--hex", "-", stdin=(e["text"] + "\n").encode())
+        self.assertEqual((code, err, out.decode().strip()), (0, "", e["hex"]))
+
     def test_unknown_and_twice_defined_labels_are_errors(self):
         code, out, err = run("as", "--isa", "lima-pp", "-", stdin=b"loop:\nbranch nowhere\nloop:\nbranch loop\n")
         self.assertEqual((code, out), (1, b""))
