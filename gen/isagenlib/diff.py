@@ -1204,7 +1204,9 @@ class Differ:
             cx, cy = (canon(x.value) if x else None), (canon(y.value) if y else None)
             key = ("let", scope_name((x or y).owner), name)
             if cx != cy:
-                self.add(self.relevance(key), "let-changed", f"{where}.{name}", f"<let> {name} of {where} "
+                # a let added or removed changes nothing itself: what reads it changed, and says so
+                cls = self.relevance(key) if x is not None and y is not None else "cosmetic"
+                self.add(cls, "let-changed", f"{where}.{name}", f"<let> {name} of {where} "
                          + ("added" if x is None else "removed" if y is None else "changed"),
                          None if x is None else norm(x.value_text), None if y is None else norm(y.value_text), at=(x, y))
             elif x is not None and y is not None:

@@ -357,6 +357,9 @@ class ModelDriven(unittest.TestCase):
     def test_lets_and_struct_parameters(self):
         self.expect(STREAM_SPEC.replace('value="n / 2"', 'value="n / 4"'), ("cosmetic", "let-changed", "operand Reg.half"))
         self.expect(STREAM_SPEC.replace('value="$ends &amp;&amp; e"', 'value="$ends || e"'), ("breaking", "let-changed", "I.done"))
+        # a let added for the stop rule to read: the stop rule's change is the breaking one, the let alone changes nothing
+        self.expect(STREAM_SPEC.replace('stop="done"', 'stop="first"').replace('<let name="done" ', '<let name="first" value="$ends"/><let name="done" '),
+                    ("breaking", "stream-changed", "stream"), ("cosmetic", "let-changed", "I.first"))
         self.expect(STREAM_SPEC.replace('<param name="i" type="I"/><case display="{i.d}"/>', '<param name="i"/><case display="{i}"/>')
                     .replace("{Whole(x)}", "{Whole(x.d)}"),
                     ("cosmetic", "operand-changed", "operand Whole"), ("cosmetic", "display-changed", "J"))
