@@ -935,6 +935,11 @@ class Midgard(Scratch):
             # written in the first stage (VMUL, SADD) for the second to read
             ("XOR.i32 TMP0.x, R0.x, R0.y\nXOR.i32 R0.x, TMP0.x, R1.z", {"sadd", "smul"}),
             ("MOV.i32 R31.w, TMP0.w, R0.x\nFCSEL.scalar.f32 R1.w, R0.w, R0.y.abs", {"sadd", "smul"}),
+            # as is a register the second stage reads, lanes the first writes:
+            # the FMUL reads R1.yzx the MOV writes; in the other pair it reads
+            # R1.w, which the MOV leaves, and the scheduler's order stands
+            ("MOV.i32 R1.xyz, TMP0.xxx, R0.zxy\nFMUL.f32 R2.xyz, R1.yzx, R0.www", {"vmul", "lut"}),
+            ("MOV.i32 R1.xyz, TMP0.xxx, R0.zxy\nFMUL.f32 R2.w, R1.w, R0.w", {"vadd", "smul"}),
         ]
         for text, units in cases:
             with self.subTest(text=text):
