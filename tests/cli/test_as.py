@@ -912,6 +912,9 @@ class Midgard(Scratch):
             # first stage, VMUL or SADD (the <prefer>'s first term)
             ("t720", "tests/spec/glsl-1.30/execution/fs-large-local-array:fs"),
             ("t860", "tests/spec/glsl-1.10/execution/vec4-vector-indexing/glsl-fs-vec4-indexing-5:fs"),
+            # MOV.i32 AL0.yzw, TMP0.xxx, R0.yzw: a move of y, z and w repeats
+            # w's lane in x (VectorAlu's last src2 <fill>)
+            ("t860", "tests/spec/glsl-1.50/execution/gs-instance-id:vs"),
         ]
         entries = corpus("real-midgard")
         for gpu, source in picks:
