@@ -104,7 +104,6 @@ class Fills:
         try_it.line(f"   {lv} = was;")
 
 
-
 def kids(t):
     """The types a unit of type t holds whose fills its fill applies (not
     those of a variant's fields)."""
